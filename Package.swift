@@ -1,0 +1,83 @@
+// swift-tools-version: 6.1
+// live-player: Core Animation's model on Linux/X11, rendered in software.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "live-player",
+    products: [
+        .library(name: "DisplayClock", targets: ["DisplayClock"]),
+        .library(name: "Raster", targets: ["Raster"]),
+        .library(name: "LiveLayers", targets: ["LiveLayers"]),
+        .library(name: "X11Presenter", targets: ["X11Presenter"]),
+        .executable(name: "live-player", targets: ["live-player"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C corners: module maps and shim headers only.
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11",
+            providers: [.apt(["libx11-dev", "libxext-dev"])]
+        ),
+        .systemLibrary(
+            name: "CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev", "zlib1g-dev"])]
+        ),
+
+        // Monotonic ticks, frame-drop accounting, frame statistics. No X11, no layers.
+        .target(name: "DisplayClock", swiftSettings: strict),
+
+        // Paths, anti-aliased fill and stroke, compositing, bitmaps, PNG. No X11.
+        .target(
+            name: "Raster",
+            dependencies: ["CPNG"],
+            swiftSettings: strict
+        ),
+
+        // Layers, model/presentation, animations, transactions, damage.
+        .target(name: "LiveLayers", dependencies: ["Raster"], swiftSettings: strict),
+
+        // The X11 window: MIT-SHM blit, events. The only Swift code that imports CX11.
+        .target(name: "X11Presenter", dependencies: ["CX11", "Raster"], swiftSettings: strict),
+
+        .executableTarget(
+            name: "live-player",
+            dependencies: [
+                "DisplayClock", "Raster", "LiveLayers", "X11Presenter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Golden-image comparison shared by every test target.
+        .target(name: "RasterTestSupport", dependencies: ["Raster"], path: "Tests/RasterTestSupport", swiftSettings: strict),
+
+        .testTarget(name: "DisplayClockTests", dependencies: ["DisplayClock"], swiftSettings: strict),
+        .testTarget(
+            name: "RasterTests",
+            dependencies: ["Raster", "RasterTestSupport"],
+            resources: [.copy("Goldens")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "LiveLayersTests",
+            dependencies: ["LiveLayers", "Raster", "RasterTestSupport"],
+            resources: [.copy("Goldens")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "X11PresenterTests", dependencies: ["X11Presenter", "Raster"], swiftSettings: strict),
+        .testTarget(
+            name: "LivePlayerTests",
+            dependencies: ["live-player", "Raster", "RasterTestSupport"],
+            resources: [.copy("Goldens")],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,21 @@
+// Size: a width and a height (Core Graphics' CGSize).
+
+/// A width and a height, in user-space units.
+public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// The horizontal extent.
+    public var width: Double
+    /// The vertical extent.
+    public var height: Double
+
+    /// Creates a size from its extents.
+    @inlinable
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+
+    /// A size with zero width and height.
+    public static let zero = Size(width: 0, height: 0)
+
+    public var description: String { "\(width)x\(height)" }
+}
