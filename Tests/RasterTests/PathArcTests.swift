@@ -1,5 +1,5 @@
 import Foundation
-import Raster
+@testable import Raster
 import Testing
 
 @Suite struct PathArcTests {
@@ -25,5 +25,43 @@ import Testing
         for case let .curve(p, _, _) in path.elements {
             #expect(abs(p.distance(to: Point(x: 3, y: -2)) - 7) < 1e-9)
         }
+    }
+}
+
+@Suite struct FlattenTests {
+    /// A flattened circle's vertices lie on the circle, and its chords stay within the tolerance.
+    @Test(arguments: [0.1, 0.01])
+    func flattenedCircleStaysWithinTolerance(tolerance: Double) {
+        var path = Path()
+        path.addEllipse(in: Rect(x: -100, y: -100, width: 200, height: 200))
+        var points: [Point] = []
+        path.forEachFlattened(tolerance: tolerance) { e in
+            switch e {
+            case let .move(p), let .line(p): points.append(p)
+            case .close: break
+            }
+        }
+        #expect(points.count > 16)
+        for (a, b) in zip(points, points.dropFirst()) {
+            let mid = a.interpolated(to: b, fraction: 0.5)
+            // Sagitta of the chord plus the cubic's own radial error (2.7e-4 · r).
+            #expect(100 - mid.distance(to: .zero) <= tolerance + 0.03)
+        }
+    }
+
+    @Test func scaleRaisesTheSegmentCount() {
+        var path = Path()
+        path.addArc(center: .zero, radius: 10, startAngle: 0, endAngle: .pi, clockwise: false)
+        func count(_ t: Transform) -> Int { var n = 0; path.forEachFlattened(transform: t) { _ in n += 1 }; return n }
+        #expect(count(Transform(scaleX: 20, y: 20)) > 3 * count(.identity))
+    }
+
+    @Test func nonFiniteCurveDoesNotHang() {
+        var path = Path()
+        path.move(to: .zero)
+        path.addCurve(to: Point(x: .infinity, y: 1), control1: Point(x: .nan, y: 0), control2: Point(x: 1e300, y: -1e300))
+        var n = 0
+        path.forEachFlattened { _ in n += 1 }
+        #expect(n <= 2 + Path.maximumSegmentsPerCurve)
     }
 }
