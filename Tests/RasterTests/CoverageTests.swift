@@ -1,0 +1,165 @@
+import Foundation
+@testable import Raster
+import Testing
+
+/// Analytic checks of the rasterizer's coverage, through an ``AlphaMask``.
+@Suite struct CoverageTests {
+    static func polygon(_ points: [Point]) -> Path {
+        var path = Path()
+        path.move(to: points[0])
+        for p in points.dropFirst() { path.addLine(to: p) }
+        path.closeSubpath()
+        return path
+    }
+
+    static func totalCoverage(_ mask: AlphaMask) -> Double {
+        var sum = 0
+        for y in 0..<mask.height { for x in 0..<mask.width { sum += Int(mask[x, y]) } }
+        return Double(sum) / 255
+    }
+
+    /// The exact area of `polygon` inside the unit pixel at (x, y) (Sutherland–Hodgman, shoelace).
+    static func exactArea(_ polygon: [Point], pixelX x: Int, y: Int) -> Double {
+        var poly = polygon
+        let x0 = Double(x), x1 = Double(x + 1), y0 = Double(y), y1 = Double(y + 1)
+        let planes: [(Point) -> Double] = [{ $0.x - x0 }, { x1 - $0.x }, { $0.y - y0 }, { y1 - $0.y }]
+        for inside in planes {
+            var out: [Point] = []
+            for i in poly.indices {
+                let a = poly[i], b = poly[(i + 1) % poly.count]
+                let da = inside(a), db = inside(b)
+                if da >= 0 { out.append(a) }
+                if (da >= 0) != (db >= 0) {
+                    let t = da / (da - db)
+                    out.append(Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t))
+                }
+            }
+            poly = out
+            if poly.isEmpty { return 0 }
+        }
+        return abs(shoelace(poly))
+    }
+
+    static func shoelace(_ p: [Point]) -> Double {
+        var s = 0.0
+        for i in p.indices { let a = p[i], b = p[(i + 1) % p.count]; s += a.x * b.y - b.x * a.y }
+        return s / 2
+    }
+
+    @Test func integerRectangleIsExact() throws {
+        let mask = try AlphaMask(width: 20, height: 20)
+        mask.fill(Self.polygon([Point(x: 3, y: 4), Point(x: 15, y: 4), Point(x: 15, y: 11), Point(x: 3, y: 11)]))
+        for y in 0..<20 {
+            for x in 0..<20 {
+                let inside = (3..<15).contains(x) && (4..<11).contains(y)
+                #expect(mask[x, y] == (inside ? 255 : 0), "pixel \(x),\(y)")
+            }
+        }
+    }
+
+    @Test func fractionalRectangleGetsExactAreaCoverage() throws {
+        let mask = try AlphaMask(width: 30, height: 20)
+        let rect = [Point(x: 10.25, y: 5.5), Point(x: 20.75, y: 5.5), Point(x: 20.75, y: 9.125), Point(x: 10.25, y: 9.125)]
+        mask.fill(Self.polygon(rect))
+        for y in 0..<20 {
+            for x in 0..<30 {
+                let exact = Self.exactArea(rect, pixelX: x, y: y) * 255
+                #expect(abs(Double(mask[x, y]) - exact) <= 1, "pixel \(x),\(y): \(mask[x, y]) vs \(exact)")
+            }
+        }
+        #expect(mask[10, 7] == 191)   // 0.75 of the column
+        #expect(mask[20, 7] == 191)
+    }
+
+    @Test func circleAreaIsWithinOneThousandth() throws {
+        let mask = try AlphaMask(width: 240, height: 240)
+        let r = 100.0
+        var path = Path()
+        path.addEllipse(in: Rect(x: 120.3 - r, y: 119.6 - r, width: 2 * r, height: 2 * r))
+        mask.fill(path)
+        let area = Self.totalCoverage(mask)
+        #expect(abs(area - .pi * r * r) / (.pi * r * r) < 0.001, "area \(area)")
+    }
+
+    /// Random star-shaped polygons: every pixel within 2/255 of the exact area inside it.
+    @Test func randomPolygonsMatchExactAreaPerPixel() throws {
+        var rng = SplitMix64(seed: 0x1234)
+        let mask = try AlphaMask(width: 48, height: 48)
+        for _ in 0..<12 {
+            let n = Int.random(in: 3...11, using: &rng)
+            let c = Point(x: Double.random(in: 18...30, using: &rng), y: Double.random(in: 18...30, using: &rng))
+            var angles = (0..<n).map { _ in Double.random(in: 0..<(2 * .pi), using: &rng) }
+            angles.sort()
+            let poly = angles.map { a in
+                let r = Double.random(in: 2...17, using: &rng)
+                return Point(x: c.x + r * cos(a), y: c.y + r * sin(a))
+            }
+            mask.clear()
+            mask.fill(Self.polygon(poly))
+            var worst = 0.0
+            for y in 0..<48 {
+                for x in 0..<48 {
+                    worst = max(worst, abs(Double(mask[x, y]) - Self.exactArea(poly, pixelX: x, y: y) * 255))
+                }
+            }
+            #expect(worst <= 2, "polygon \(poly): worst pixel off by \(worst)/255")
+        }
+    }
+
+    @Test func pentagramCentreFollowsTheFillRule() throws {
+        let star = (0..<5).map { i -> Point in
+            let a = -Double.pi / 2 + Double(i) * 4 * .pi / 5
+            return Point(x: 50 + 40 * cos(a), y: 50 + 40 * sin(a))
+        }
+        let winding = try AlphaMask(width: 100, height: 100)
+        winding.fill(Self.polygon(star), rule: .winding)
+        let evenOdd = try AlphaMask(width: 100, height: 100)
+        evenOdd.fill(Self.polygon(star), rule: .evenOdd)
+        #expect(winding[50, 52] == 255)
+        #expect(evenOdd[50, 52] == 0)
+        // A point of the star (winding 1) is full under both.
+        #expect(winding[50, 15] == 255 && evenOdd[50, 15] == 255)
+    }
+
+    @Test func overlappingSubpathsFollowTheFillRule() throws {
+        var same = Path()
+        same.addRect(Rect(x: 2, y: 2, width: 10, height: 10))
+        same.addRect(Rect(x: 6, y: 6, width: 10, height: 10))
+        var opposite = Path()
+        opposite.addRect(Rect(x: 2, y: 2, width: 10, height: 10))
+        opposite.addPath(Self.polygon([Point(x: 6, y: 6), Point(x: 6, y: 16), Point(x: 16, y: 16), Point(x: 16, y: 6)]))
+        func filled(_ p: Path, _ rule: FillRule) throws -> AlphaMask {
+            let m = try AlphaMask(width: 20, height: 20); m.fill(p, rule: rule); return m
+        }
+        #expect(try filled(same, .winding)[8, 8] == 255)
+        #expect(try filled(same, .evenOdd)[8, 8] == 0)
+        #expect(try filled(opposite, .winding)[8, 8] == 0)
+        #expect(try filled(same, .winding)[3, 3] == 255 && filled(same, .evenOdd)[14, 14] == 255)
+    }
+
+    /// Skia's `daa` GM: two triangles in one path that together exactly cover a square leave no seam.
+    @Test func adjoiningTrianglesInOnePathLeaveNoSeam() throws {
+        let mask = try AlphaMask(width: 40, height: 40)
+        var path = Self.polygon([Point(x: 5.3, y: 5.3), Point(x: 35.3, y: 5.3), Point(x: 35.3, y: 35.3)])
+        path.addPath(Self.polygon([Point(x: 5.3, y: 5.3), Point(x: 35.3, y: 35.3), Point(x: 5.3, y: 35.3)]))
+        mask.fill(path)
+        for y in 6..<35 { for x in 6..<35 { #expect(mask[x, y] == 255, "seam at \(x),\(y)") } }
+    }
+
+    @Test func coverageNeverLeaksOutsideTheShapesBounds() throws {
+        let mask = try AlphaMask(width: 64, height: 64)
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<50 {
+            var path = Path()
+            path.move(to: Point(x: Double.random(in: 10...50, using: &rng), y: Double.random(in: 10...50, using: &rng)))
+            for _ in 0..<8 {
+                path.addCurve(to: Point(x: Double.random(in: 10...50, using: &rng), y: Double.random(in: 10...50, using: &rng)),
+                              control1: Point(x: Double.random(in: 10...50, using: &rng), y: Double.random(in: 10...50, using: &rng)),
+                              control2: Point(x: Double.random(in: 10...50, using: &rng), y: Double.random(in: 10...50, using: &rng)))
+            }
+            mask.clear()
+            mask.fill(path, rule: .evenOdd)
+            for y in 0..<64 { for x in 0..<64 where !(9...50).contains(x) || !(9...50).contains(y) { #expect(mask[x, y] == 0) } }
+        }
+    }
+}
