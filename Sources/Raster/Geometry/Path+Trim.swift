@@ -1,0 +1,30 @@
+// Path+Trim: the part of a path between two fractions of its length (CAShapeLayer's
+// strokeStart and strokeEnd).
+
+extension Path {
+    /// The part of this path between the fractions `start` and `end` of its total arc length,
+    /// counted across all subpaths in order, as `CAShapeLayer` strokes between `strokeStart`
+    /// and `strokeEnd`.
+    ///
+    /// Both fractions are clamped to 0...1. `start >= end`, or a fraction that is NaN, gives an
+    /// empty path; 0 and 1 give the path unchanged. Pieces are open subpaths, except that a
+    /// closed subpath lying wholly inside the range stays closed. Curves stay curves.
+    public func trimmed(from start: Double, to end: Double) -> Path {
+        guard !start.isNaN, !end.isNaN else { return Path() }
+        let s = min(1, max(0, start)), e = min(1, max(0, end))
+        guard s < e else { return Path() }
+        if s == 0, e == 1 { return self }
+        let measure = PathMeasure(self)
+        let a = s * measure.length, b = e * measure.length
+        var out = Path()
+        var offset = 0.0
+        for subpath in measure.subpaths where subpath.isValid {
+            let lo = max(0, a - offset), hi = min(subpath.length, b - offset)
+            if hi > lo || (subpath.length == 0 && lo == 0 && hi >= 0) {
+                measure.appendPiece(of: subpath, from: lo, to: hi, to: &out)
+            }
+            offset += subpath.length
+        }
+        return out
+    }
+}
