@@ -15,7 +15,7 @@ public final class AlphaMask {
     @usableFromInline
     let values: UnsafeMutablePointer<UInt8>
     /// The smallest pixel rectangle holding every non-zero value.
-    public private(set) var coveredBounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+    public internal(set) var coveredBounds = IntRect(x: 0, y: 0, width: 0, height: 0)
     private let rasterizer = Rasterizer()
 
     /// Creates a mask with every value zero.
@@ -104,5 +104,14 @@ struct MaskWriter: CoverageSink {
         note(y: y, x: x, count: coverage.count)
         let p = values + y * stride + x
         for i in 0..<coverage.count where coverage[i] != 0 { p[i] = Self.union(p[i], coverage[i]) }
+    }
+}
+
+extension AlphaMask {
+    /// Records that `region` may now hold non-zero values (after writing through ``row(_:)``).
+    func noteWritten(_ region: IntRect) {
+        let r = region.intersection(bounds)
+        guard !r.isEmpty else { return }
+        coveredBounds = coveredBounds.isEmpty ? r : coveredBounds.union(r)
     }
 }

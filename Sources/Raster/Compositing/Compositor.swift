@@ -1,0 +1,144 @@
+// Compositor: the coverage sink that paints into a Bitmap. Coverage, global alpha and the clip
+// mask multiply into one 8-bit coverage per pixel; the shader supplies source pixels; the blend
+// mode combines them with the destination. Spans of constant coverage with a solid colour (the
+// inside of a shape) take a fast path that needs no source row and no per-pixel coverage.
+
+/// Paints rasterizer output into bitmap memory.
+struct Compositor: CoverageSink {
+    let pixels: UnsafeMutablePointer<UInt32>
+    let stride: Int
+    let shader: Shader
+    /// Global alpha, 0...255.
+    let alpha: UInt32
+    let mode: BlendMode
+    /// The clip mask (full target size, `maskStride` bytes per row), if any.
+    let mask: UnsafeMutablePointer<UInt8>?
+    let maskStride: Int
+    /// Scratch rows at least as wide as the target.
+    let sourceScratch: UnsafeMutablePointer<UInt32>
+    let coverageScratch: UnsafeMutablePointer<UInt8>
+
+    mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
+        let c = PixelMath.mul(UInt32(coverage), alpha)
+        guard c != 0 else { return }
+        let dst = pixels + y * stride + x
+        if let mask {
+            let m = mask + y * maskStride + x
+            for i in 0..<count { coverageScratch[i] = UInt8(PixelMath.mul(UInt32(m[i]), c)) }
+            blend(dst, x: x, y: y, count: count, coverage: coverageScratch)
+            return
+        }
+        if case let .solid(s) = shader {
+            Kernels.solidSpan(dst, count: count, source: s, coverage: c, mode: mode)
+        } else {
+            let src = shader.row(x: x, y: y, count: count, scratch: sourceScratch)
+            Kernels.constantCoverage(dst, source: src, count: count, coverage: c, mode: mode)
+        }
+    }
+
+    mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
+        let count = coverage.count
+        let cov = coverageScratch
+        if let mask {
+            let m = mask + y * maskStride + x
+            for i in 0..<count { cov[i] = UInt8(PixelMath.mul(PixelMath.mul(UInt32(coverage[i]), alpha), UInt32(m[i]))) }
+        } else if alpha == 255 {
+            cov.update(from: coverage.baseAddress!, count: count)
+        } else {
+            for i in 0..<count { cov[i] = UInt8(PixelMath.mul(UInt32(coverage[i]), alpha)) }
+        }
+        blend(pixels + y * stride + x, x: x, y: y, count: count, coverage: cov)
+    }
+
+    @inline(__always)
+    private func blend(_ dst: UnsafeMutablePointer<UInt32>, x: Int, y: Int, count: Int, coverage: UnsafeMutablePointer<UInt8>) {
+        if case let .solid(s) = shader {
+            Kernels.solidCoverage(dst, count: count, source: s, coverage: coverage, mode: mode)
+        } else {
+            let src = shader.row(x: x, y: y, count: count, scratch: sourceScratch)
+            Kernels.variableCoverage(dst, source: src, count: count, coverage: coverage, mode: mode)
+        }
+    }
+}
+
+/// The per-pixel loops, one per combination of source kind and coverage kind.
+enum Kernels {
+    /// A solid colour under one coverage `c` (0...255).
+    @inline(__always)
+    static func solidSpan(_ dst: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32, coverage c: UInt32, mode: BlendMode) {
+        switch mode {
+        case .normal:
+            let sc = PixelMath.scale(s, c)
+            if sc >> 24 == 255 { dst.update(repeating: sc, count: count); return }
+            if sc == 0 { return }
+            let inv = 255 - (sc >> 24)
+            for i in 0..<count { dst[i] = sc &+ PixelMath.scale(dst[i], inv) }
+        case .copy:
+            if c == 255 { dst.update(repeating: s, count: count); return }
+            let sc = PixelMath.scale(s, c), inv = 255 - c
+            for i in 0..<count { dst[i] = sc &+ PixelMath.scale(dst[i], inv) }
+        case .clear:
+            if c == 255 { dst.update(repeating: 0, count: count); return }
+            let inv = 255 - c
+            for i in 0..<count { dst[i] = PixelMath.scale(dst[i], inv) }
+        }
+    }
+
+    /// A solid colour under per-pixel coverage.
+    @inline(__always)
+    static func solidCoverage(_ dst: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32, coverage: UnsafeMutablePointer<UInt8>, mode: BlendMode) {
+        switch mode {
+        case .normal:
+            for i in 0..<count {
+                let c = UInt32(coverage[i])
+                if c == 0 { continue }
+                let sc = c == 255 ? s : PixelMath.scale(s, c)
+                dst[i] = PixelMath.over(sc, dst[i])
+            }
+        case .copy:
+            for i in 0..<count { dst[i] = PixelMath.lerp(s, dst[i], UInt32(coverage[i])) }
+        case .clear:
+            for i in 0..<count { dst[i] = PixelMath.scale(dst[i], 255 - UInt32(coverage[i])) }
+        }
+    }
+
+    /// Source pixels under one coverage `c`.
+    @inline(__always)
+    static func constantCoverage(_ dst: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>, count: Int, coverage c: UInt32, mode: BlendMode) {
+        switch mode {
+        case .normal:
+            if c == 255 {
+                for i in 0..<count {
+                    let s = source[i]
+                    let a = s >> 24
+                    dst[i] = a == 255 ? s : (a == 0 ? dst[i] : PixelMath.over(s, dst[i]))
+                }
+            } else {
+                for i in 0..<count { dst[i] = PixelMath.over(PixelMath.scale(source[i], c), dst[i]) }
+            }
+        case .copy:
+            if c == 255 { dst.update(from: source, count: count); return }
+            for i in 0..<count { dst[i] = PixelMath.lerp(source[i], dst[i], c) }
+        case .clear:
+            solidSpan(dst, count: count, source: 0, coverage: c, mode: .clear)
+        }
+    }
+
+    /// Source pixels under per-pixel coverage.
+    @inline(__always)
+    static func variableCoverage(_ dst: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>, count: Int, coverage: UnsafeMutablePointer<UInt8>, mode: BlendMode) {
+        switch mode {
+        case .normal:
+            for i in 0..<count {
+                let c = UInt32(coverage[i])
+                if c == 0 { continue }
+                let s = c == 255 ? source[i] : PixelMath.scale(source[i], c)
+                dst[i] = PixelMath.over(s, dst[i])
+            }
+        case .copy:
+            for i in 0..<count { dst[i] = PixelMath.lerp(source[i], dst[i], UInt32(coverage[i])) }
+        case .clear:
+            for i in 0..<count { dst[i] = PixelMath.scale(dst[i], 255 - UInt32(coverage[i])) }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+// Shader: a Paint prepared for one fill in device space; produces premultiplied source rows.
+
+/// A ``Paint`` resolved against the device transform, ready to produce source pixels.
+enum Shader {
+    /// One premultiplied pixel everywhere.
+    case solid(UInt32)
+    /// A gradient table indexed by `t = t0 + dtdx·x + dtdy·y` at pixel centres.
+    case linear(table: UnsafeMutablePointer<UInt32>, t0: Double, dtdx: Double, dtdy: Double)
+    /// A gradient table indexed by distance from `center` in user space, divided by the radius.
+    case radial(table: UnsafeMutablePointer<UInt32>, inverse: Transform, center: Point, inverseRadius: Double)
+    /// A bitmap whose pixel (x + dx, y + dy) lands on device pixel (x, y): no resampling.
+    case imageOffset(Bitmap, dx: Int, dy: Int)
+    /// A bitmap sampled bilinearly through `inverse`, which maps device space to image space.
+    case image(Bitmap, inverse: Transform)
+    /// Nothing is drawn (a singular transform or an empty gradient).
+    case none
+
+    /// Resolves `paint` for drawing under `ctm`; `table` receives a gradient's 256 colours.
+    init(_ paint: Paint, ctm: Transform, table: UnsafeMutablePointer<UInt32>) {
+        switch paint {
+        case let .solid(color):
+            self = .solid(color.premultipliedPixel)
+        case let .linearGradient(gradient, start, end):
+            guard !gradient.stops.isEmpty, let inverse = ctm.inverted() else { self = .none; return }
+            gradient.fillLookupTable(table)
+            let v = end - start
+            let len2 = v.x * v.x + v.y * v.y
+            guard len2 > 0, len2.isFinite else {
+                // A degenerate axis paints the last colour, as Core Graphics' pad does.
+                self = .solid(gradient.stops.last!.color.premultipliedPixel); return
+            }
+            // t(device) = ((inverse·p) − start)·v / |v|², an affine function of device x and y.
+            let dtdx = (inverse.a * v.x + inverse.b * v.y) / len2
+            let dtdy = (inverse.c * v.x + inverse.d * v.y) / len2
+            let t0 = ((inverse.tx - start.x) * v.x + (inverse.ty - start.y) * v.y) / len2
+            self = .linear(table: table, t0: t0, dtdx: dtdx, dtdy: dtdy)
+        case let .radialGradient(gradient, center, radius):
+            guard !gradient.stops.isEmpty, let inverse = ctm.inverted() else { self = .none; return }
+            gradient.fillLookupTable(table)
+            guard radius > 0, radius.isFinite else { self = .solid(gradient.stops.last!.color.premultipliedPixel); return }
+            self = .radial(table: table, inverse: inverse, center: center, inverseRadius: 1 / radius)
+        case let .image(bitmap, transform):
+            let toDevice = transform.concatenating(ctm)
+            guard let inverse = toDevice.inverted() else { self = .none; return }
+            if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1,
+               inverse.tx == inverse.tx.rounded(), inverse.ty == inverse.ty.rounded(),
+               abs(inverse.tx) < 1e9, abs(inverse.ty) < 1e9 {
+                self = .imageOffset(bitmap, dx: Int(inverse.tx), dy: Int(inverse.ty))
+            } else {
+                self = .image(bitmap, inverse: inverse)
+            }
+        }
+    }
+
+    /// Source pixels for columns `x ..< x + count` of row `y`: either a pointer into an image
+    /// row (no copy) or `scratch`, filled.
+    @inline(__always)
+    func row(x: Int, y: Int, count: Int, scratch: UnsafeMutablePointer<UInt32>) -> UnsafePointer<UInt32> {
+        switch self {
+        case let .solid(p):
+            scratch.update(repeating: p, count: count)
+        case let .linear(table, t0, dtdx, dtdy):
+            var t = t0 + dtdx * (Double(x) + 0.5) + dtdy * (Double(y) + 0.5)
+            for i in 0..<count {
+                scratch[i] = table[Self.index(t)]
+                t += dtdx
+            }
+        case let .radial(table, inverse, center, inverseRadius):
+            let py = Double(y) + 0.5
+            for i in 0..<count {
+                let p = Point(x: Double(x + i) + 0.5, y: py).applying(inverse)
+                let dx = p.x - center.x, dy = p.y - center.y
+                scratch[i] = table[Self.index((dx * dx + dy * dy).squareRoot() * inverseRadius)]
+            }
+        case let .imageOffset(bitmap, dx, dy):
+            let sy = y + dy, sx = x + dx
+            guard sy >= 0, sy < bitmap.height else { scratch.update(repeating: 0, count: count); break }
+            let rowStart = bitmap.pixels + sy * bitmap.stride
+            if sx >= 0 && sx + count <= bitmap.width { return UnsafePointer(rowStart + sx) }
+            for i in 0..<count {
+                let c = sx + i
+                scratch[i] = c >= 0 && c < bitmap.width ? rowStart[c] : 0
+            }
+        case let .image(bitmap, inverse):
+            Self.sampleRow(bitmap, inverse: inverse, x: x, y: y, count: count, into: scratch)
+        case .none:
+            scratch.update(repeating: 0, count: count)
+        }
+        return UnsafePointer(scratch)
+    }
+
+    /// The table index for `t`, padded to the ends (NaN maps to 0).
+    @inline(__always)
+    static func index(_ t: Double) -> Int {
+        let v = t * 255 + 0.5
+        return v >= 255 ? 255 : (v > 0 ? Int(v) : 0)
+    }
+
+    /// Bilinear samples of `bitmap` at the device pixel centres of one row span.
+    ///
+    /// A centre that maps outside the image is transparent; inside, neighbours beyond the edge
+    /// are clamped to it, so an image drawn in a rectangle has no dark fringe.
+    static func sampleRow(_ bitmap: Bitmap, inverse: Transform, x: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        let w = Double(bitmap.width), h = Double(bitmap.height)
+        let py = Double(y) + 0.5
+        var u = inverse.a * (Double(x) + 0.5) + inverse.c * py + inverse.tx
+        var v = inverse.b * (Double(x) + 0.5) + inverse.d * py + inverse.ty
+        let du = inverse.a, dv = inverse.b
+        let maxX = bitmap.width - 1, maxY = bitmap.height - 1
+        let pixels = bitmap.pixels, stride = bitmap.stride
+        for i in 0..<count {
+            defer { u += du; v += dv }
+            guard u >= 0, v >= 0, u < w, v < h else { out[i] = 0; continue }
+            let fu = u - 0.5, fv = v - 0.5
+            let iu = Int(fu.rounded(.down)), iv = Int(fv.rounded(.down))
+            let wx = UInt32((fu - Double(iu)) * 256 + 0.5), wy = UInt32((fv - Double(iv)) * 256 + 0.5)
+            let x0 = max(0, iu), x1 = min(maxX, iu + 1)
+            let y0 = max(0, iv), y1 = min(maxY, iv + 1)
+            let top = Self.mix(pixels[y0 * stride + x0], pixels[y0 * stride + x1], wx)
+            let bottom = Self.mix(pixels[y1 * stride + x0], pixels[y1 * stride + x1], wx)
+            out[i] = Self.mix(top, bottom, wy)
+        }
+    }
+
+    /// `p·(256 − w) + q·w` over 256 for every channel, `w` in 0...256.
+    @inline(__always)
+    static func mix(_ p: UInt32, _ q: UInt32, _ w: UInt32) -> UInt32 {
+        let iw = 256 - w
+        let rb = (((p & 0x00FF_00FF) &* iw &+ (q & 0x00FF_00FF) &* w) >> 8) & 0x00FF_00FF
+        let ag = (((p >> 8) & 0x00FF_00FF) &* iw &+ ((q >> 8) & 0x00FF_00FF) &* w) & 0xFF00_FF00
+        return rb | ag
+    }
+}

@@ -1,0 +1,401 @@
+// GraphicsContext: a CGContext-shaped drawing API over a Bitmap.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Draws anti-aliased paths, images and gradients into a ``Bitmap``, shaped like `CGContext`.
+///
+/// The context keeps a current path, built in user space and transformed by the current
+/// transform (CTM) as each piece is added, and a stack of graphics states (transform, paint,
+/// line style, alpha, blend mode, clip). Drawing a path consumes it, as in Core Graphics. All
+/// scratch memory is owned by the context and reused, so drawing allocates nothing once warm;
+/// use one context per thread.
+///
+/// Coordinates: y grows downward, one unit is one pixel under the identity transform, and a
+/// pixel's centre is at (x + 0.5, y + 0.5).
+public final class GraphicsContext {
+    /// The bitmap drawn into.
+    public let bitmap: Bitmap
+
+    var state: GraphicsState
+    private var stack: [GraphicsState] = []
+    /// The current path, in device space.
+    var path = Path()
+    private var userScratch = Path()
+    let rasterizer = Rasterizer()
+    private let sourceRow: ScratchArray<UInt32>
+    private let coverageRow: ScratchArray<UInt8>
+    private let gradientTable = ScratchArray<UInt32>(capacity: 256)
+    private var maskPool: [AlphaMask] = []
+
+    /// Creates a context drawing into `bitmap`, clipped to the whole bitmap, with the identity transform.
+    public init(bitmap: Bitmap) {
+        self.bitmap = bitmap
+        state = GraphicsState(clipBounds: bitmap.bounds)
+        sourceRow = ScratchArray(capacity: bitmap.width + 2)
+        coverageRow = ScratchArray(capacity: bitmap.width + 2)
+        stack.reserveCapacity(16)
+        path.reserveCapacity(64)
+    }
+
+    // MARK: State
+
+    /// Pushes a copy of the graphics state; ``restoreGState()`` returns to it.
+    public func saveGState() { stack.append(state) }
+
+    /// Pops the graphics state saved last; does nothing if none is saved.
+    public func restoreGState() {
+        guard let saved = stack.popLast() else { return }
+        if state.ownsClipMask, let mask = state.clipMask, mask !== saved.clipMask { maskPool.append(mask) }
+        state = saved
+    }
+
+    /// The current transform from user space to device pixels.
+    public var ctm: Transform { state.ctm }
+
+    /// Moves the user-space origin by (x, y).
+    public func translateBy(x: Double, y: Double) { state.ctm = state.ctm.translatedBy(x: x, y: y) }
+    /// Scales user space by (x, y).
+    public func scaleBy(x: Double, y: Double) { state.ctm = state.ctm.scaledBy(x: x, y: y) }
+    /// Rotates user space by `angle` radians (clockwise on screen for positive angles).
+    public func rotate(by angle: Double) { state.ctm = state.ctm.rotated(by: angle) }
+    /// Applies `transform` to user space before the current transform.
+    public func concatenate(_ transform: Transform) { state.ctm = transform.concatenating(state.ctm) }
+
+    /// Sets the fill to a solid colour.
+    public func setFillColor(_ color: Color) { state.fillPaint = .solid(color) }
+    /// Sets the colour strokes are drawn with.
+    public func setStrokeColor(_ color: Color) { state.strokeColor = color }
+    /// Sets what fills are painted with: a colour, a gradient or an image.
+    public func setFillPaint(_ paint: Paint) { state.fillPaint = paint }
+    /// Sets the stroke width in user-space units.
+    public func setLineWidth(_ width: Double) { state.lineWidth = width }
+    /// Sets how stroked segments join.
+    public func setLineJoin(_ join: LineJoin) { state.lineJoin = join }
+    /// Sets how open stroked subpaths end.
+    public func setLineCap(_ cap: LineCap) { state.lineCap = cap }
+    /// Sets the miter limit (10 by default, as in Core Graphics).
+    public func setMiterLimit(_ limit: Double) { state.miterLimit = limit }
+    /// Sets the dash pattern; empty `lengths` means solid lines.
+    public func setLineDash(phase: Double, lengths: [Double]) {
+        state.dashPhase = phase
+        state.dashLengths = lengths
+    }
+    /// Sets the global alpha (clamped to 0...1) that multiplies everything drawn.
+    public func setAlpha(_ alpha: Double) { state.alpha = alpha.isNaN ? 0 : min(1, max(0, alpha)) }
+    /// Sets how drawing combines with the bitmap.
+    public func setBlendMode(_ mode: BlendMode) { state.blendMode = mode }
+
+    // MARK: Current path
+
+    /// Discards the current path.
+    public func beginPath() { path.removeAll() }
+    /// Starts a new subpath at `point` (user space).
+    public func move(to point: Point) { path.move(to: point.applying(state.ctm)) }
+    /// Adds a line to `point`.
+    public func addLine(to point: Point) { path.addLine(to: point.applying(state.ctm)) }
+    /// Adds a quadratic Bézier curve to `point`.
+    public func addQuadCurve(to point: Point, control: Point) {
+        path.addQuadCurve(to: point.applying(state.ctm), control: control.applying(state.ctm))
+    }
+    /// Adds a cubic Bézier curve to `point`.
+    public func addCurve(to point: Point, control1: Point, control2: Point) {
+        path.addCurve(to: point.applying(state.ctm), control1: control1.applying(state.ctm), control2: control2.applying(state.ctm))
+    }
+    /// Adds an arc with `CGContextAddArc` semantics (see ``Path/addArc(center:radius:startAngle:endAngle:clockwise:)``):
+    /// a line joins the current point to the arc's start.
+    public func addArc(center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool) {
+        userScratch.removeAll()
+        userScratch.addArc(center: center, radius: radius, startAngle: startAngle, endAngle: endAngle, clockwise: clockwise)
+        appendUserScratch(connecting: true)
+    }
+    /// Adds a closed rectangle.
+    public func addRect(_ rect: Rect) { path.addPath(Self.rectPath(rect), transform: state.ctm) }
+    /// Adds a closed ellipse inscribed in `rect`.
+    public func addEllipse(in rect: Rect) {
+        userScratch.removeAll()
+        userScratch.addEllipse(in: rect)
+        appendUserScratch(connecting: false)
+    }
+    /// Adds `other`, mapped by the current transform.
+    public func addPath(_ other: Path) { path.addPath(other, transform: state.ctm) }
+    /// Closes the current subpath.
+    public func closePath() { path.closeSubpath() }
+
+    private func appendUserScratch(connecting: Bool) {
+        for (i, element) in userScratch.elements.enumerated() {
+            let e = element.applying(state.ctm)
+            if i == 0, connecting, case let .move(p) = e, let current = path.currentPoint {
+                if p != current { path.addLine(to: p) }
+            } else {
+                path.append(e)
+            }
+        }
+    }
+
+    static func rectPath(_ rect: Rect) -> Path {
+        var p = Path()
+        p.addRect(rect)
+        return p
+    }
+
+    // MARK: Drawing
+
+    /// Fills the current path with the fill paint, then discards the path.
+    public func fillPath(using rule: FillRule = .winding) {
+        fillDevicePath(path, rule: rule, paint: state.fillPaint)
+        path.removeAll()
+    }
+
+    /// Draws the current path as `mode` says, then discards it.
+    public func drawPath(using mode: PathDrawingMode) {
+        switch mode {
+        case .fill: fillDevicePath(path, rule: .winding, paint: state.fillPaint)
+        case .eoFill: fillDevicePath(path, rule: .evenOdd, paint: state.fillPaint)
+        case .stroke: strokeDevicePath(path)
+        case .fillStroke:
+            fillDevicePath(path, rule: .winding, paint: state.fillPaint)
+            strokeDevicePath(path)
+        case .eoFillStroke:
+            fillDevicePath(path, rule: .evenOdd, paint: state.fillPaint)
+            strokeDevicePath(path)
+        }
+        path.removeAll()
+    }
+
+    /// Strokes the current path with the stroke colour and line style, then discards it.
+    public func strokePath() {
+        strokeDevicePath(path)
+        path.removeAll()
+    }
+
+    /// Fills `path` (user space) without touching the current path.
+    public func fill(_ path: Path, rule: FillRule = .winding) {
+        fill(path, transform: state.ctm, rule: rule, paint: state.fillPaint)
+    }
+
+    /// Strokes `path` (user space) without touching the current path.
+    public func stroke(_ path: Path) {
+        strokeDevicePath(path.applying(state.ctm))
+    }
+
+    /// Fills `rect` (user space) with the fill paint.
+    public func fill(_ rect: Rect) {
+        if fillAlignedRect(rect) { return }
+        fill(Self.rectPath(rect), transform: state.ctm, rule: .winding, paint: state.fillPaint)
+    }
+
+    /// Strokes the outline of `rect`.
+    public func stroke(_ rect: Rect) { stroke(Self.rectPath(rect)) }
+
+    /// Makes `rect` (user space) transparent, within the clip (CGContextClearRect).
+    public func clear(_ rect: Rect) {
+        let saved = state.blendMode
+        state.blendMode = .clear
+        defer { state.blendMode = saved }
+        if fillAlignedRect(rect) { return }
+        fill(Self.rectPath(rect), transform: state.ctm, rule: .winding, paint: .solid(.black))
+    }
+
+    /// Draws `image` scaled to fill `rect` (user space), sampled bilinearly.
+    ///
+    /// When the image lands on whole device pixels at its own size, its rows are composited
+    /// directly, with no rasterization and no resampling.
+    public func draw(_ image: Bitmap, in rect: Rect) {
+        let r = rect.standardized
+        guard r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite else { return }
+        let toUser = Transform(a: r.width / Double(image.width), b: 0, c: 0, d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
+        let paint = Paint.image(image, transform: toUser)
+        if fillAlignedRect(rect, paint: paint) { return }
+        fill(Self.rectPath(rect), transform: state.ctm, rule: .winding, paint: paint)
+    }
+
+    /// Draws `image` with its top-left corner at `origin` (user space), at its own size, through
+    /// `mask`: the mask's coverage (device pixels, top-left at the bitmap's origin) multiplies it.
+    ///
+    /// The same as clipping to the mask and drawing the image, for the common case of a layer
+    /// masked by a shape filled each frame.
+    public func draw(_ image: Bitmap, at origin: Point = .zero, through mask: AlphaMask) {
+        saveGState()
+        clip(toMask: mask)
+        draw(image, in: Rect(x: origin.x, y: origin.y, width: Double(image.width), height: Double(image.height)))
+        restoreGState()
+    }
+
+    // MARK: Clipping
+
+    /// Intersects the clip with the current path's interior under `rule`, then discards the path.
+    public func clip(using rule: FillRule = .winding) {
+        clipToDevicePath(path, rule: rule)
+        path.removeAll()
+    }
+
+    /// Intersects the clip with `rect` (user space).
+    public func clip(to rect: Rect) {
+        if let pixels = alignedDeviceRect(rect) {
+            state.clipBounds = state.clipBounds.intersection(pixels)
+            return
+        }
+        clipToDevicePath(Self.rectPath(rect).applying(state.ctm), rule: .winding)
+    }
+
+    /// Intersects the clip with the alpha of `mask` stretched over `rect` (user space): the mask's
+    /// alpha multiplies everything drawn afterwards, and outside `rect` nothing is drawn.
+    public func clip(toMask mask: Bitmap, in rect: Rect) {
+        let r = rect.standardized
+        guard r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite else {
+            state.clipBounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+            return
+        }
+        let toUser = Transform(a: r.width / Double(mask.width), b: 0, c: 0, d: r.height / Double(mask.height), tx: r.minX, ty: r.minY)
+        let shader = Shader(.image(mask, transform: toUser), ctm: state.ctm, table: gradientTable.base)
+        let newMask = takeMask()
+        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.add(Self.rectPath(rect), transform: state.ctm)
+        var sink = AlphaWriter(mask: newMask, shader: shader, scratch: sourceRow.base)
+        rasterizer.render(rule: .winding, into: &sink)
+        installClipMask(newMask, covered: sink.covered)
+    }
+
+    /// Intersects the clip with `mask`'s coverage, in device pixels with the mask's top-left at the
+    /// bitmap's. The mask is used, not copied: keep it unchanged while this clip is in effect.
+    public func clip(toMask mask: AlphaMask) {
+        let covered = mask.coveredBounds
+        if state.clipMask == nil {
+            state.clipMask = mask
+            state.ownsClipMask = false
+            state.clipBounds = state.clipBounds.intersection(covered).intersection(IntRect(x: 0, y: 0, width: mask.width, height: mask.height))
+            return
+        }
+        let newMask = takeMask()
+        let r = state.clipBounds.intersection(covered)
+        for y in r.y..<r.maxY {
+            let d = newMask.row(y), s = mask.row(y)
+            for x in r.x..<r.maxX { d[x] = s[x] }
+        }
+        installClipMask(newMask, covered: r)
+    }
+
+    // MARK: Internals
+
+    /// Fills a device-space path.
+    func fillDevicePath(_ devicePath: Path, rule: FillRule, paint: Paint) {
+        fill(devicePath, transform: .identity, rule: rule, paint: paint)
+    }
+
+    /// Rasterizes `path` mapped by `transform` and composites `paint` through its coverage.
+    func fill(_ path: Path, transform: Transform, rule: FillRule, paint: Paint) {
+        guard !state.clipBounds.isEmpty, state.alpha > 0 || state.blendMode != .normal else { return }
+        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.add(path, transform: transform)
+        guard !rasterizer.isEmpty else { return }
+        var sink = compositor(for: paint)
+        rasterizer.render(rule: rule, into: &sink)
+    }
+
+    private func compositor(for paint: Paint) -> Compositor {
+        sourceRow.reserve(bitmap.width + 2)
+        coverageRow.reserve(bitmap.width + 2)
+        return Compositor(
+            pixels: bitmap.pixels, stride: bitmap.stride,
+            shader: Shader(paint, ctm: state.ctm, table: gradientTable.base),
+            alpha: UInt32((state.alpha * 255).rounded()),
+            mode: state.blendMode,
+            mask: state.clipMask?.values, maskStride: state.clipMask?.width ?? 0,
+            sourceScratch: sourceRow.base, coverageScratch: coverageRow.base)
+    }
+
+    /// The device pixel rectangle `rect` covers exactly, if the CTM maps it onto whole pixels.
+    private func alignedDeviceRect(_ rect: Rect) -> IntRect? {
+        let t = state.ctm
+        guard t.b == 0, t.c == 0 else { return nil }
+        let d = rect.applying(t)
+        let x0 = d.minX.rounded(), y0 = d.minY.rounded(), x1 = d.maxX.rounded(), y1 = d.maxY.rounded()
+        guard abs(d.minX - x0) < 1e-9, abs(d.minY - y0) < 1e-9, abs(d.maxX - x1) < 1e-9, abs(d.maxY - y1) < 1e-9,
+              abs(x0) < 1e9, abs(y0) < 1e9, abs(x1) < 1e9, abs(y1) < 1e9 else { return nil }
+        return IntRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
+    }
+
+    /// Fills a pixel-aligned rectangle as full-coverage spans, without rasterizing; false if `rect`
+    /// is not pixel-aligned under the CTM.
+    private func fillAlignedRect(_ rect: Rect, paint: Paint? = nil) -> Bool {
+        guard let pixels = alignedDeviceRect(rect) else { return false }
+        let r = pixels.intersection(state.clipBounds)
+        guard !r.isEmpty else { return true }
+        var sink = compositor(for: paint ?? state.fillPaint)
+        for y in r.y..<r.maxY { sink.span(y: y, x: r.x, count: r.width, coverage: 255) }
+        return true
+    }
+
+    /// Strokes a device-space path with the current line style (stroked in user space, so the
+    /// line width scales with the transform as in Core Graphics).
+    func strokeDevicePath(_ devicePath: Path) {
+        guard let inverse = state.ctm.inverted() else { return }
+        let outline = strokeOutline(of: devicePath.applying(inverse))
+        fill(outline, transform: state.ctm, rule: .winding, paint: .solid(state.strokeColor))
+    }
+
+    private func clipToDevicePath(_ devicePath: Path, rule: FillRule) {
+        let newMask = takeMask()
+        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.add(devicePath, transform: .identity)
+        var sink = MaskWriter(values: newMask.values, stride: newMask.width)
+        rasterizer.render(rule: rule, into: &sink)
+        let covered = sink.maxX >= sink.minX
+            ? IntRect(x: sink.minX, y: sink.minY, width: sink.maxX - sink.minX + 1, height: sink.maxY - sink.minY + 1)
+            : IntRect(x: 0, y: 0, width: 0, height: 0)
+        installClipMask(newMask, covered: covered)
+    }
+
+    /// Makes `newMask` (written within `covered`) the clip, multiplied by the previous clip mask.
+    private func installClipMask(_ newMask: AlphaMask, covered: IntRect) {
+        newMask.noteWritten(covered)
+        if let old = state.clipMask {
+            let r = covered.intersection(state.clipBounds)
+            for y in r.y..<r.maxY {
+                let d = newMask.row(y), s = old.row(y)
+                for x in r.x..<r.maxX { d[x] = UInt8(PixelMath.mul(UInt32(d[x]), UInt32(s[x]))) }
+            }
+        }
+        if state.ownsClipMask, let old = state.clipMask, !stack.contains(where: { $0.clipMask === old }) {
+            maskPool.append(old)
+        }
+        state.clipMask = newMask
+        state.ownsClipMask = true
+        state.clipBounds = state.clipBounds.intersection(covered)
+    }
+
+    /// A cleared mask the size of the bitmap, from the pool when one is free.
+    private func takeMask() -> AlphaMask {
+        if let m = maskPool.popLast() { m.clear(); return m }
+        // The bitmap's size is valid, so the mask's is.
+        return try! AlphaMask(width: bitmap.width, height: bitmap.height)
+    }
+}
+
+/// Writes coverage times a shader's alpha into a mask (for clipping to a bitmap's alpha).
+struct AlphaWriter: CoverageSink {
+    let mask: AlphaMask
+    let shader: Shader
+    let scratch: UnsafeMutablePointer<UInt32>
+    var covered = IntRect(x: 0, y: 0, width: 0, height: 0)
+
+    mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
+        let src = shader.row(x: x, y: y, count: count, scratch: scratch)
+        let d = mask.row(y) + x
+        for i in 0..<count { d[i] = UInt8(PixelMath.mul(src[i] >> 24, UInt32(coverage))) }
+        let r = IntRect(x: x, y: y, width: count, height: 1)
+        covered = covered.isEmpty ? r : covered.union(r)
+    }
+
+    mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
+        let src = shader.row(x: x, y: y, count: coverage.count, scratch: scratch)
+        let d = mask.row(y) + x
+        for i in 0..<coverage.count { d[i] = UInt8(PixelMath.mul(src[i] >> 24, UInt32(coverage[i]))) }
+        let r = IntRect(x: x, y: y, width: coverage.count, height: 1)
+        covered = covered.isEmpty ? r : covered.union(r)
+    }
+}

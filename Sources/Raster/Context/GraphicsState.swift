@@ -1,0 +1,23 @@
+// GraphicsState: what saveGState/restoreGState save and restore.
+
+/// The drawing state of a ``GraphicsContext``, as Core Graphics' gstate.
+struct GraphicsState {
+    var ctm = Transform.identity
+    var fillPaint = Paint.solid(.black)
+    var strokeColor = Color.black
+    var lineWidth = 1.0
+    var lineJoin = LineJoin.miter
+    var lineCap = LineCap.butt
+    var miterLimit = 10.0
+    var dashPhase = 0.0
+    var dashLengths: [Double] = []
+    /// Global alpha in 0...1.
+    var alpha = 1.0
+    var blendMode = BlendMode.normal
+    /// The device pixels drawing may touch; the clip mask, if any, further limits it.
+    var clipBounds: IntRect
+    /// Coverage that multiplies all drawing, the size of the target; `nil` means none.
+    var clipMask: AlphaMask?
+    /// Whether the context owns `clipMask` (made by a clip call) rather than borrowing the caller's.
+    var ownsClipMask = false
+}
