@@ -16,28 +16,35 @@ extension Path {
     /// negative or not finite, all lengths zero, a non-finite phase, or a pattern so fine that
     /// it would make more than 262,144 dashes.
     public func dashed(phase: Double, lengths: [Double]) -> Path {
-        guard !lengths.isEmpty, phase.isFinite, lengths.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return self }
-        let pattern = lengths.count % 2 == 0 ? lengths : lengths + lengths
-        let period = pattern.reduce(0, +)
-        guard period > 0, period.isFinite else { return self }
+        var out = Path()
+        return Path.appendDashes(of: PathMeasure(self), phase: phase, lengths: lengths, to: &out) ? out : self
+    }
 
-        let measure = PathMeasure(self)
+    /// Appends the dashes of the measured path to `out`; false, appending nothing, when the
+    /// pattern is not usable (see ``dashed(phase:lengths:)``). Allocates nothing but `out`'s growth.
+    static func appendDashes(of measure: PathMeasure, phase: Double, lengths: [Double], to out: inout Path) -> Bool {
+        guard !lengths.isEmpty, phase.isFinite, lengths.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return false }
+        // An odd pattern is used twice over, so that entry i is painted exactly when i is even.
+        let count = lengths.count % 2 == 0 ? lengths.count : 2 * lengths.count
+        func pattern(_ i: Int) -> Double { lengths[i % lengths.count] }
+        let period = lengths.reduce(0, +) * Double(count / lengths.count)
+        guard period > 0, period.isFinite else { return false }
+
         var estimate = 0.0
-        for s in measure.subpaths { estimate += (s.length / period + 1) * Double(pattern.count / 2) }
-        guard estimate <= Double(Path.maximumDashCount) else { return self }
+        for s in measure.subpaths { estimate += (s.length / period + 1) * Double(count / 2) }
+        guard estimate <= Double(maximumDashCount) else { return false }
 
         // Where the phase falls in the pattern: entry `first`, with `firstRemaining` of it left.
         var offset = phase.truncatingRemainder(dividingBy: period)
         if offset < 0 { offset += period }
         var first = 0
-        for _ in 0..<pattern.count {
-            guard offset >= pattern[first], !(pattern[first] == 0 && offset == 0) else { break }
-            offset -= pattern[first]
-            first = (first + 1) % pattern.count
+        for _ in 0..<count {
+            guard offset >= pattern(first), !(pattern(first) == 0 && offset == 0) else { break }
+            offset -= pattern(first)
+            first = (first + 1) % count
         }
-        let firstRemaining = max(0, pattern[first] - offset)
+        let firstRemaining = max(0, pattern(first) - offset)
 
-        var out = Path()
         for subpath in measure.subpaths where subpath.isValid {
             var index = first, remaining = firstRemaining, position = 0.0
             if subpath.length == 0 {
@@ -51,11 +58,11 @@ extension Path {
                 remaining = end > position ? remaining - (end - position) : 0
                 position = end
                 if remaining <= 0 {
-                    index = (index + 1) % pattern.count
-                    remaining = pattern[index]
+                    index = (index + 1) % count
+                    remaining = pattern(index)
                 }
             }
         }
-        return out
+        return true
     }
 }

@@ -10,13 +10,23 @@ extension Path {
     /// empty path; 0 and 1 give the path unchanged. Pieces are open subpaths, except that a
     /// closed subpath lying wholly inside the range stays closed. Curves stay curves.
     public func trimmed(from start: Double, to end: Double) -> Path {
-        guard !start.isNaN, !end.isNaN else { return Path() }
-        let s = min(1, max(0, start)), e = min(1, max(0, end))
-        guard s < e else { return Path() }
+        guard let (s, e) = Path.trimFractions(start, end) else { return Path() }
         if s == 0, e == 1 { return self }
-        let measure = PathMeasure(self)
-        let a = s * measure.length, b = e * measure.length
         var out = Path()
+        Path.appendTrimmed(PathMeasure(self), from: s, to: e, to: &out)
+        return out
+    }
+
+    /// The clamped fractions, or `nil` when nothing is left.
+    static func trimFractions(_ start: Double, _ end: Double) -> (Double, Double)? {
+        guard !start.isNaN, !end.isNaN else { return nil }
+        let s = min(1, max(0, start)), e = min(1, max(0, end))
+        return s < e ? (s, e) : nil
+    }
+
+    /// Appends the part of the measured path between the fractions `s < e` (in 0...1) to `out`.
+    static func appendTrimmed(_ measure: PathMeasure, from s: Double, to e: Double, to out: inout Path) {
+        let a = s * measure.length, b = e * measure.length
         var offset = 0.0
         for subpath in measure.subpaths where subpath.isValid {
             let lo = max(0, a - offset), hi = min(subpath.length, b - offset)
@@ -25,6 +35,5 @@ extension Path {
             }
             offset += subpath.length
         }
-        return out
     }
 }

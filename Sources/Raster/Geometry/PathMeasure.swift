@@ -35,7 +35,16 @@ struct PathMeasure {
     /// The summed length of the valid subpaths.
     private(set) var length: Double = 0
 
-    init(_ path: Path) {
+    init() {}
+
+    init(_ path: Path) { reset(path) }
+
+    /// Measures `path`, keeping the buffers of the previous measurement.
+    mutating func reset(_ path: Path) {
+        subpaths.removeAll(keepingCapacity: true)
+        segments.removeAll(keepingCapacity: true)
+        samples.removeAll(keepingCapacity: true)
+        length = 0
         var start = Point.zero, current = Point.zero
         var open: Subpath?
         // A close right after a close draws nothing, as in Core Graphics.

@@ -48,12 +48,8 @@ extension Path {
     /// - Returns: Closed contours only, with a consistent orientation; an empty path for an
     ///   empty path or a line width that is zero, negative or not finite.
     public func strokedOutline(_ style: StrokeStyle, tolerance: Double = 0.1) -> Path {
-        guard style.lineWidth > 0, style.lineWidth.isFinite, !isEmpty else { return Path() }
-        let tol = tolerance > 0 && tolerance.isFinite ? tolerance : 0.1
-        let source = style.dashLengths.isEmpty ? self : dashed(phase: style.dashPhase, lengths: style.dashLengths)
-        var stroker = Stroker(style: style, tolerance: tol)
-        stroker.stroke(source, flatteningTolerance: Stroker.flatteningTolerance(for: source, tolerance: tol))
-        return stroker.output
+        var stroker = PathStroker()
+        return stroker.outline(of: self, style: style, tolerance: tolerance)
     }
 }
 
@@ -63,19 +59,21 @@ struct Stroker {
     static let maximumFlattenedPoints = 1 << 21
     /// The most elements an outline gets before the rest of the path is skipped (about 230 MB).
     static let maximumOutlineElements = 1 << 22
+    /// Forward, then backward: the two sides of a polyline.
+    private static let bothDirections = [true, false]
     /// The most chords a round join or cap uses per full turn.
     static let maximumArcSteps = 1024
 
-    private let halfWidth: Double
-    private let join: LineJoin
-    private let cap: LineCap
-    private let miterLimit: Double
-    private let tolerance: Double
+    private var halfWidth = 0.5
+    private var join = LineJoin.miter
+    private var cap = LineCap.butt
+    private var miterLimit = 10.0
+    private var tolerance = 0.1
     /// Points closer than this to the previous one are merged into it.
-    private let minimumSegmentLength: Double
+    private var minimumSegmentLength = 1e-4
     /// The angle of one chord of a round join or cap, keeping it within the tolerance.
-    private let arcStep: Double
-    private let maximumElements: Int
+    private var arcStep = 0.1
+    private var maximumElements = Stroker.maximumOutlineElements
 
     private(set) var output = Path()
     /// The current polyline, without repeated points.
@@ -93,7 +91,14 @@ struct Stroker {
     private var justClosed = false
     private var isFull = false
 
+    init() {}
+
     init(style: StrokeStyle, tolerance: Double, maximumElements: Int = Stroker.maximumOutlineElements) {
+        reset(style: style, tolerance: tolerance, maximumElements: maximumElements)
+    }
+
+    /// Prepares for a new outline with `style`, keeping the buffers of the previous one.
+    mutating func reset(style: StrokeStyle, tolerance: Double, maximumElements: Int = Stroker.maximumOutlineElements) {
         self.maximumElements = maximumElements
         halfWidth = style.lineWidth / 2
         join = style.lineJoin
@@ -104,6 +109,14 @@ struct Stroker {
         // A chord of angle α on a circle of radius r strays r·(1 − cos(α/2)) from the arc.
         let ratio = min(1, tolerance / halfWidth)
         arcStep = max(2 * acos(1 - ratio), 2 * Double.pi / Double(Stroker.maximumArcSteps))
+        output.removeAll()
+        points.removeAll(keepingCapacity: true)
+        subpathStart = .zero
+        hasSegment = false
+        isInvalid = false
+        pendingMove = false
+        justClosed = false
+        isFull = false
     }
 
     /// A tolerance at least `tolerance` for which `path` flattens to at most
@@ -236,7 +249,7 @@ struct Stroker {
     private mutating func addOpenContour() {
         let m = directions.count
         pendingMove = true
-        for forward in [true, false] {
+        for forward in Stroker.bothDirections {
             let first = segment(0, forward: forward)
             emit(point(0, forward: forward, closed: false) + normal(first.direction))
             for i in 0..<(m - 1) where !isFull {
@@ -253,7 +266,7 @@ struct Stroker {
 
     private mutating func addClosedContours() {
         let m = directions.count
-        for forward in [true, false] {
+        for forward in Stroker.bothDirections {
             pendingMove = true
             for i in 0..<m where !isFull {
                 let a = segment((i + m - 1) % m, forward: forward), b = segment(i, forward: forward)
