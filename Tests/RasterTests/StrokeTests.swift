@@ -120,6 +120,9 @@ import Testing
         let disc = FlatOutline(dot.strokedOutline(StrokeStyle(lineWidth: 4, lineCap: .round), tolerance: 0.01))
         let (area, _) = disc.nonzeroArea(step: 0.02)
         #expect(abs(area - 4 * Double.pi) / (4 * Double.pi) < 0.01)
+        // A dot much thinner than the tolerance still has some area.
+        let thin = FlatOutline(dot.strokedOutline(StrokeStyle(lineWidth: 0.02, lineCap: .round), tolerance: 0.1))
+        #expect(thin.winding(at: Point(x: 5, y: 5)) != 0)
         // A lone move draws nothing.
         var move = Path()
         move.move(to: .zero)

@@ -107,8 +107,10 @@ struct Stroker {
         self.tolerance = tolerance
         minimumSegmentLength = tolerance * 1e-3
         // A chord of angle α on a circle of radius r strays r·(1 − cos(α/2)) from the arc.
+        // At most a quarter turn per chord, so that even a dot far thinner than the tolerance
+        // keeps some area (a diamond).
         let ratio = min(1, tolerance / halfWidth)
-        arcStep = max(2 * acos(1 - ratio), 2 * Double.pi / Double(Stroker.maximumArcSteps))
+        arcStep = min(Double.pi / 2, max(2 * acos(1 - ratio), 2 * Double.pi / Double(Stroker.maximumArcSteps)))
         output.removeAll()
         points.removeAll(keepingCapacity: true)
         subpathStart = .zero
