@@ -1,0 +1,132 @@
+// BasicAnimation: a single-keyframe animation between two values (CABasicAnimation).
+
+/// Interpolates one property between two values, as `CABasicAnimation`.
+///
+/// Set at most two of `fromValue`, `toValue` and `byValue`. The underlying value is the model
+/// value (or the value left by the animations added before this one):
+///
+/// | set | interpolates |
+/// |---|---|
+/// | from + to | from → to |
+/// | from + by | from → from + by |
+/// | by + to | to − by → to |
+/// | from | from → underlying |
+/// | to | underlying → to |
+/// | by | underlying → underlying + by |
+/// | none | the presentation value when added → underlying (implicit animations) |
+///
+/// With all three set, `byValue` is ignored. Values must have the property's type, for
+/// example `Double` for `"opacity"` and `"transform.rotation.z"`, ``Raster/Point`` for `"position"`.
+public class BasicAnimation: PropertyAnimation {
+    /// The start value.
+    public var fromValue: (any Interpolatable)?
+    /// The end value.
+    public var toValue: (any Interpolatable)?
+    /// The change relative to the start (or to the end, with `toValue`).
+    public var byValue: (any Interpolatable)?
+
+    /// Creates an animation of `keyPath`.
+    public override init(keyPath: String? = nil) {
+        super.init(keyPath: keyPath)
+    }
+
+    required init(copying other: Animation) {
+        if let other = other as? BasicAnimation {
+            fromValue = other.fromValue
+            toValue = other.toValue
+            byValue = other.byValue
+        }
+        super.init(copying: other)
+    }
+
+    @MainActor
+    override func prepareForAdding(to layer: Layer, previousValue: (any Interpolatable)?) {
+        // "None set": animate from the value shown before the change to the new model value.
+        if fromValue == nil && toValue == nil && byValue == nil, let keyPath {
+            fromValue = previousValue ?? layer.presentationValue(forKeyPath: keyPath)
+        }
+    }
+
+    @MainActor
+    override func makeEffect<Value: Interpolatable>(accessor: PropertyAccessor<Value>, layer: Layer) -> AnimationEffect? {
+        guard let from = typed(fromValue, "fromValue", as: Value.self),
+              let to = typed(toValue, "toValue", as: Value.self),
+              let by = typed(byValue, "byValue", as: Value.self) else { return nil }
+        return BasicEffect(accessor: accessor, timing: timingModel, progress: progressCurve,
+                           endpoints: Endpoints(from: from, to: to, by: by),
+                           isAdditive: isAdditive, isCumulative: isCumulative)
+    }
+
+    /// How an iteration's elapsed fraction becomes progress between the end points.
+    var progressCurve: ProgressCurve { .timing(timingFunction) }
+}
+
+/// A basic animation's end points, resolved against the underlying value every frame.
+struct Endpoints<Value: Interpolatable> {
+    var from: Value?
+    var to: Value?
+    var by: Value?
+
+    func resolve(underlying u: Value) -> (Value, Value) {
+        switch (from, to, by) {
+        case let (f?, t?, _): return (f, t)
+        case let (f?, nil, b?): return (f, f.adding(b))
+        case let (nil, t?, b?): return (t.subtracting(b), t)
+        case let (f?, nil, nil): return (f, u)
+        case let (nil, t?, nil): return (u, t)
+        case let (nil, nil, b?): return (u, u.adding(b))
+        case (nil, nil, nil): return (u, u)
+        }
+    }
+}
+
+/// Maps an iteration's sample to progress between the end points.
+enum ProgressCurve {
+    /// A timing function (nil is linear) applied to the elapsed fraction.
+    case timing(TimingFunction?)
+    /// A spring's displacement at the elapsed seconds; overshoots past 1.
+    case spring(SpringModel, duration: Double)
+
+    func progress(_ fraction: Double) -> Double {
+        switch self {
+        case let .timing(f): return f?.progress(at: fraction) ?? fraction
+        case let .spring(model, duration): return model.progress(at: fraction * duration)
+        }
+    }
+}
+
+/// Evaluates a basic or spring animation of one property.
+@MainActor
+final class BasicEffect<Value: Interpolatable>: AnimationEffect {
+    let accessor: PropertyAccessor<Value>
+    let timing: TimingModel
+    let curve: ProgressCurve
+    let endpoints: Endpoints<Value>
+    let isAdditive: Bool
+    let isCumulative: Bool
+
+    init(accessor: PropertyAccessor<Value>, timing: TimingModel, progress: ProgressCurve, endpoints: Endpoints<Value>,
+         isAdditive: Bool, isCumulative: Bool) {
+        self.accessor = accessor
+        self.timing = timing
+        self.curve = progress
+        self.endpoints = endpoints
+        self.isAdditive = isAdditive
+        self.isCumulative = isCumulative
+    }
+
+    var keyPath: String { accessor.key }
+    var timingModel: TimingModel { timing }
+
+    func apply(to layer: Layer, parentTime t: Double) {
+        guard let sample = timing.sample(parentTime: t) else { return }
+        let underlying = accessor.get(layer)
+        let (a, b) = endpoints.resolve(underlying: underlying)
+        var value = a.interpolated(to: b, fraction: curve.progress(sample.fraction))
+        if isCumulative && sample.cycle > 0 {
+            value = value.adding(a.interpolated(to: b, fraction: sample.cycle).subtracting(a))
+        }
+        if isAdditive { value = underlying.adding(value) }
+        accessor.set(layer, value)
+    }
+}

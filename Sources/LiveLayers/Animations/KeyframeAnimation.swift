@@ -1,0 +1,208 @@
+// KeyframeAnimation: an animation through a sequence of values or along a path (CAKeyframeAnimation).
+
+import Raster
+
+/// How a keyframe animation moves between its keyframes (`CAAnimationCalculationMode`).
+public enum CalculationMode: Sendable, Hashable {
+    /// Straight interpolation between consecutive keyframes (the default).
+    case linear
+    /// No interpolation: each value holds until the next key time. `keyTimes` needs one more
+    /// entry than `values`.
+    case discrete
+    /// Constant speed: key times are derived from the distances between values;
+    /// `keyTimes` and `timingFunctions` are ignored.
+    case paced
+    /// A smooth Catmull-Rom spline through the values (Kochanek–Bartels with zero tension,
+    /// continuity and bias), parameterised by the key times.
+    case cubic
+}
+
+/// Whether an object moving along a keyframe path turns to follow it (`CAAnimationRotationMode`).
+public enum RotationMode: Sendable, Hashable {
+    /// The layer is rotated to the path's tangent.
+    case auto
+    /// The layer is rotated to the path's tangent plus a half turn.
+    case autoReverse
+}
+
+/// Animates a property through a sequence of keyframes, as `CAKeyframeAnimation`.
+///
+/// With ``path`` set (for a point property such as `"position"`), every element of the path
+/// after a move is a keyframe and the value follows the curve itself. ``rotationMode`` then
+/// turns the layer to the path's tangent: the rotation is applied in the layer's own space,
+/// before (inside) its `transform`, i.e. the presentation transform becomes
+/// `Transform(rotationAngle: tangentAngle).concatenating(transform)`.
+public class KeyframeAnimation: PropertyAnimation {
+    /// The keyframe values, all of the property's type.
+    public var values: [any Interpolatable] = []
+    /// A path for a point property; overrides ``values``.
+    public var path: Path?
+    /// The time of each keyframe as a fraction 0...1 of the duration, ascending; empty spaces
+    /// the keyframes evenly.
+    public var keyTimes: [Double] = []
+    /// One timing function per segment between keyframes; empty means linear.
+    public var timingFunctions: [TimingFunction] = []
+    /// How values between keyframes are computed.
+    public var calculationMode: CalculationMode = .linear
+    /// Whether a layer moving along ``path`` turns to follow it; `nil` keeps its orientation.
+    public var rotationMode: RotationMode?
+
+    /// Creates a keyframe animation of `keyPath`.
+    public override init(keyPath: String? = nil) {
+        super.init(keyPath: keyPath)
+    }
+
+    required init(copying other: Animation) {
+        if let other = other as? KeyframeAnimation {
+            values = other.values
+            path = other.path
+            keyTimes = other.keyTimes
+            timingFunctions = other.timingFunctions
+            calculationMode = other.calculationMode
+            rotationMode = other.rotationMode
+        }
+        super.init(copying: other)
+    }
+
+    @MainActor
+    override func makeEffect<Value: Interpolatable>(accessor: PropertyAccessor<Value>, layer: Layer) -> AnimationEffect? {
+        if let path {
+            guard let pointAccessor = accessor as? PropertyAccessor<Point> else {
+                Diagnostics.warn("a keyframe path animates a point property, but '\(accessor.key)' is a \(Value.self); the animation is ignored")
+                return nil
+            }
+            guard let track = PathTrack(path) else { return nil }
+            return PathKeyframeEffect(accessor: pointAccessor, timing: timingModel, timingFunction: timingFunction,
+                                      track: track, schedule: schedule(count: track.segmentCount + 1, distances: track.segmentLengths),
+                                      isPaced: calculationMode == .paced, rotationMode: rotationMode)
+        }
+        var typedValues: [Value] = []
+        typedValues.reserveCapacity(values.count)
+        for value in values {
+            guard let v = typed(value, "a keyframe value", as: Value.self), let v else { return nil }
+            typedValues.append(v)
+        }
+        guard !typedValues.isEmpty else { return nil }
+        var distances: [Double] = []
+        for i in typedValues.indices.dropFirst() { distances.append(typedValues[i - 1].distance(to: typedValues[i])) }
+        return KeyframeEffect(accessor: accessor, timing: timingModel, timingFunction: timingFunction,
+                              values: typedValues, schedule: schedule(count: typedValues.count, distances: distances),
+                              mode: calculationMode, isAdditive: isAdditive, isCumulative: isCumulative)
+    }
+
+    /// Key times and per-segment timing functions for `count` keyframes.
+    private func schedule(count: Int, distances: [Double]) -> KeyframeSchedule {
+        let segments = max(1, count - 1)
+        var times: [Double]
+        switch calculationMode {
+        case .paced:
+            let total = distances.reduce(0, +)
+            times = [0]
+            var run = 0.0
+            for d in distances {
+                run += d
+                times.append(total > 0 ? run / total : Double(times.count) / Double(segments))
+            }
+        case .discrete:
+            // Discrete needs count + 1 times: value i holds over [times[i], times[i + 1]).
+            times = keyTimes.count == count + 1 ? keyTimes : (0...count).map { Double($0) / Double(count) }
+        case .linear, .cubic:
+            times = keyTimes.count == count ? keyTimes : (0..<count).map { count > 1 ? Double($0) / Double(count - 1) : 0 }
+        }
+        if !keyTimes.isEmpty && times != keyTimes && calculationMode != .paced {
+            Diagnostics.warn("keyTimes of '\(keyPath ?? "")' has \(keyTimes.count) entries for \(count) keyframes; spacing them evenly")
+        }
+        let functions = calculationMode == .paced || timingFunctions.isEmpty ? [] : timingFunctions
+        return KeyframeSchedule(times: times, functions: functions)
+    }
+}
+
+/// Key times and timing functions of a keyframe animation.
+struct KeyframeSchedule {
+    var times: [Double]
+    var functions: [TimingFunction]
+
+    /// The segment containing fraction `p` and the eased fraction within it.
+    func locate(_ p: Double) -> (segment: Int, u: Double) {
+        let last = times.count - 2
+        guard last >= 0 else { return (0, 1) }
+        var i = 0
+        while i < last && p >= times[i + 1] { i += 1 }
+        let span = times[i + 1] - times[i]
+        var u = span > 0 ? (p - times[i]) / span : 1
+        u = min(1, max(0, u))
+        if !functions.isEmpty { u = functions[min(i, functions.count - 1)].progress(at: u) }
+        return (i, u)
+    }
+}
+
+@MainActor
+final class KeyframeEffect<Value: Interpolatable>: AnimationEffect {
+    let accessor: PropertyAccessor<Value>
+    let timing: TimingModel
+    let timingFunction: TimingFunction?
+    let values: [Value]
+    let schedule: KeyframeSchedule
+    let mode: CalculationMode
+    let isAdditive: Bool
+    let isCumulative: Bool
+
+    init(accessor: PropertyAccessor<Value>, timing: TimingModel, timingFunction: TimingFunction?, values: [Value],
+         schedule: KeyframeSchedule, mode: CalculationMode, isAdditive: Bool, isCumulative: Bool) {
+        self.accessor = accessor
+        self.timing = timing
+        self.timingFunction = timingFunction
+        self.values = values
+        self.schedule = schedule
+        self.mode = mode
+        self.isAdditive = isAdditive
+        self.isCumulative = isCumulative
+    }
+
+    var keyPath: String { accessor.key }
+    var timingModel: TimingModel { timing }
+
+    func apply(to layer: Layer, parentTime t: Double) {
+        guard let sample = timing.sample(parentTime: t) else { return }
+        let p = timingFunction?.progress(at: sample.fraction) ?? sample.fraction
+        var value = self.value(at: p)
+        if isCumulative && sample.cycle > 0, let first = values.first, let last = values.last {
+            value = value.adding(first.interpolated(to: last, fraction: sample.cycle).subtracting(first))
+        }
+        if isAdditive { value = accessor.get(layer).adding(value) }
+        accessor.set(layer, value)
+    }
+
+    func value(at p: Double) -> Value {
+        let n = values.count
+        if n == 1 { return values[0] }
+        if mode == .discrete {
+            let times = schedule.times
+            var i = 0
+            while i < n - 1 && p >= times[i + 1] { i += 1 }
+            return values[i]
+        }
+        let (i, u) = schedule.locate(p)
+        if mode == .cubic { return catmullRom(segment: i, u: u) }
+        return values[i].interpolated(to: values[i + 1], fraction: u)
+    }
+
+    /// Barry–Goldman's pyramid: a Catmull-Rom spline through the values, parameterised by the
+    /// key times, using only interpolation (so it works for every `Interpolatable`). The end
+    /// values are repeated beyond the ends, with knots extended by the neighbouring spacing.
+    private func catmullRom(segment i: Int, u: Double) -> Value {
+        let times = schedule.times, n = values.count
+        let p0 = values[max(0, i - 1)], p1 = values[i], p2 = values[i + 1], p3 = values[min(n - 1, i + 2)]
+        let t1 = times[i], t2 = times[i + 1]
+        let t0 = i > 0 ? times[i - 1] : t1 - (t2 - t1)
+        let t3 = i + 2 < n ? times[i + 2] : t2 + (t2 - t1)
+        guard t2 > t1, t1 > t0, t3 > t2 else { return p1.interpolated(to: p2, fraction: u) }
+        let t = t1 + u * (t2 - t1)
+        func mix(_ a: Value, _ b: Value, _ ta: Double, _ tb: Double) -> Value {
+            a.interpolated(to: b, fraction: (t - ta) / (tb - ta))
+        }
+        let a1 = mix(p0, p1, t0, t1), a2 = mix(p1, p2, t1, t2), a3 = mix(p2, p3, t2, t3)
+        let b1 = mix(a1, a2, t0, t2), b2 = mix(a2, a3, t1, t3)
+        return mix(b1, b2, t1, t2)
+    }
+}

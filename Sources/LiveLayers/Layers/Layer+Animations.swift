@@ -1,0 +1,191 @@
+// Layer+Animations: attaching, committing, evaluating and retiring animations.
+
+/// An animation attached to a layer: the added copy, its evaluator and its lifecycle.
+@MainActor
+final class AttachedAnimation {
+    let key: String?
+    let animation: Animation
+    var effect: AnimationEffect?
+    var timing: TimingModel
+    var isCommitted = false
+    var hasStarted = false
+    var hasStopped = false
+    /// Whether an animated key redraws the layer (`needsDisplay(forKey:)`).
+    var redrawsLayer = false
+    /// The phase the renderer last drew this animation in.
+    var lastDrawnPhase: TimingModel.Phase?
+    var completionGroups: [CompletionGroup]
+
+    init(key: String?, animation: Animation, completionGroups: [CompletionGroup]) {
+        self.key = key
+        self.animation = animation
+        self.timing = animation.timingModel
+        self.completionGroups = completionGroups
+    }
+}
+
+extension Layer {
+    /// Attaches a copy of `animation`, replacing (and stopping) any animation with the same
+    /// key, as `CALayer.add(_:forKey:)`.
+    ///
+    /// The copy's duration, if 0 or less, becomes ``Transaction/animationDuration``; its
+    /// `beginTime`, if 0, becomes the media time of the commit (the next frame update, or the
+    /// outermost ``Transaction/commit()``). Until then the animation has no effect.
+    public func add(_ animation: Animation, forKey key: String?) {
+        guard !isPresentationCopy else {
+            Diagnostics.warn("animations cannot be added to a presentation copy; ignored")
+            return
+        }
+        let copy = animation.copy()
+        if copy.duration <= 0 { copy.duration = Transaction.animationDuration }
+        let keyPath = (copy as? PropertyAnimation)?.keyPath
+        copy.prepareForAdding(to: self, previousValue: keyPath.flatMap { previousValue(forChangeOf: $0) })
+        if let key { removeAnimation(forKey: key) }
+        let record = AttachedAnimation(key: key, animation: copy,
+                                       completionGroups: LayerRuntime.shared.groupsForNewAnimation())
+        attachedAnimations.append(record)
+        modelVersion &+= 1
+        renderVersion &+= 1
+        LayerRuntime.shared.touch(self)
+        LayerRuntime.shared.watch(self)
+    }
+
+    /// The animation attached for `key` (a copy of the one added, which must not be changed),
+    /// or `nil`.
+    public func animation(forKey key: String) -> Animation? {
+        attachedAnimations.last { $0.key == key }?.animation
+    }
+
+    /// The keys of the attached animations, in the order they were added.
+    public func animationKeys() -> [String] {
+        attachedAnimations.compactMap(\.key)
+    }
+
+    /// Detaches the animation for `key`; its delegate hears `finished: false` unless it
+    /// already stopped.
+    public func removeAnimation(forKey key: String) {
+        guard let index = attachedAnimations.firstIndex(where: { $0.key == key }) else { return }
+        detach(at: index)
+    }
+
+    /// Detaches every animation.
+    public func removeAllAnimations() {
+        while !attachedAnimations.isEmpty { detach(at: attachedAnimations.count - 1) }
+    }
+
+    private func detach(at index: Int) {
+        let record = attachedAnimations.remove(at: index)
+        if !record.hasStopped {
+            record.hasStopped = true
+            LayerRuntime.shared.events.append(.stop(record, finished: false))
+        }
+        modelVersion &+= 1
+        renderVersion &+= 1
+        LayerRuntime.shared.touch(self)
+    }
+
+    /// Called by the commit: the layer now has a presentation copy, and its new animations
+    /// get their begin time and evaluator.
+    func commit(atMediaTime now: Double) {
+        hasBeenCommitted = true
+        var changed = false
+        for record in attachedAnimations where !record.isCommitted {
+            if record.animation.beginTime == 0 {
+                record.animation.beginTime = localTime(fromMediaTime: now)
+            }
+            record.timing = record.animation.timingModel
+            record.effect = record.animation.makeEffect(for: self)
+            var keys: [String] = []
+            record.effect?.collectKeyPaths(into: &keys)
+            record.redrawsLayer = keys.contains { type(of: self).needsDisplay(forKey: $0) }
+            record.isCommitted = true
+            changed = true
+        }
+        if changed {
+            modelVersion &+= 1
+            renderVersion &+= 1
+        }
+    }
+
+    /// Appends the starts and stops that happened by media time `t`; removes finished
+    /// animations that are removed on completion.
+    func collectLifecycleEvents(atMediaTime t: Double, into events: inout [LifecycleEvent]) {
+        guard !attachedAnimations.isEmpty else { return }
+        let local = localTime(fromMediaTime: t)
+        var removed = false
+        for record in attachedAnimations where record.isCommitted && !record.hasStopped {
+            let timing = record.timing
+            let phase = timing.phase(localTime: timing.localTime(parentTime: local))
+            if !record.hasStarted && phase != .before {
+                record.hasStarted = true
+                events.append(.start(record))
+            }
+            if phase == .after {
+                record.hasStopped = true
+                events.append(.stop(record, finished: true))
+                if record.animation.isRemovedOnCompletion { removed = true }
+            }
+        }
+        if removed {
+            attachedAnimations.removeAll { $0.hasStopped && $0.animation.isRemovedOnCompletion }
+            modelVersion &+= 1
+            renderVersion &+= 1
+        }
+    }
+
+    /// How fast this layer's time runs against media time (0 when it or an ancestor is paused).
+    var effectiveSpeed: Double {
+        var product = speed
+        var layer = self
+        while let parent = layer.superlayerStorage ?? layer.maskOwner {
+            product *= parent.speed
+            layer = parent
+        }
+        return product
+    }
+
+    /// Whether an attached animation changes the presentation at media time `t`.
+    func isAnimating(atMediaTime t: Double) -> Bool {
+        nextChangeTime(afterMediaTime: t) <= t
+    }
+
+    /// The earliest media time ≥ `t` at which an attached animation changes the presentation.
+    func nextChangeTime(afterMediaTime t: Double) -> Double {
+        let local = localTime(fromMediaTime: t)
+        var next = Double.infinity
+        for record in attachedAnimations {
+            guard record.isCommitted else { return t }
+            let timing = record.timing
+            let lt = timing.localTime(parentTime: local)
+            switch timing.phase(localTime: lt) {
+            case .active:
+                if timing.speed != 0 && effectiveSpeed != 0 { return t }
+            case .before:
+                // Local time reaches 0 at parent time beginTime − timeOffset / speed.
+                guard timing.speed > 0 else { continue }
+                let start = timing.beginTime - timing.timeOffset / timing.speed
+                next = min(next, mediaTime(fromLocalTime: start))
+            case .after:
+                if !record.hasStopped { return t }
+            }
+        }
+        return next
+    }
+
+    /// Whether an animation of a key that redraws the layer (``needsDisplay(forKey:)``)
+    /// shows a different value at `t` than at the previous call: it is running, or it has
+    /// just entered or left a fill.
+    func redrawingAnimationChanged(atMediaTime t: Double) -> Bool {
+        var changed = false
+        var local: Double?
+        for record in attachedAnimations where record.redrawsLayer && record.isCommitted {
+            let lt = local ?? localTime(fromMediaTime: t)
+            local = lt
+            let timing = record.timing
+            let phase = timing.phase(localTime: timing.localTime(parentTime: lt))
+            if (phase == .active && timing.speed != 0 && effectiveSpeed != 0) || phase != record.lastDrawnPhase { changed = true }
+            record.lastDrawnPhase = phase
+        }
+        return changed
+    }
+}

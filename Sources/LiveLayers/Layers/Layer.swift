@@ -1,0 +1,403 @@
+// Layer: a node of the layer tree with Core Animation's model/presentation split (CALayer).
+
+import Raster
+
+/// A rectangle of content in a tree of layers, animated with Core Animation's semantics,
+/// as `CALayer`.
+///
+/// ## Model and presentation
+/// Setting a property sets the **model** value. Animations never change it: they are applied to
+/// a **presentation copy** (``presentation()``), which holds the values on screen at the current
+/// media time (``LayerClock``). Rendering uses the presentation copies.
+///
+/// ## Geometry
+/// ``position`` is where the ``anchorPoint`` (normalised, default (0.5, 0.5)) of the
+/// ``bounds`` sits in the superlayer; ``transform`` is applied about the anchor point. The
+/// y axis grows downward, as on iOS.
+///
+/// ## Subclassing
+/// Declare custom properties with ``LayerProperty`` and override ``needsDisplay(forKey:)`` to
+/// redraw when they change or animate, and `draw(in:)` to draw. Presentation copies are made
+/// with the `required init()`, so a subclass that declares a designated initializer must also
+/// implement `init()`; the compiler enforces it.
+@MainActor
+open class Layer {
+    // MARK: Storage
+
+    var state = LayerState()
+    var sublayerStorage: [Layer] = []
+    weak var superlayerStorage: Layer?
+    var maskStorage: Layer?
+    /// The layer this one masks.
+    weak var maskOwner: Layer?
+    private(set) var propertyBoxes: [AnyPropertyBox] = []
+    private(set) var schema: LayerSchema
+    var attachedAnimations: [AttachedAnimation] = []
+
+    let isPresentationCopy: Bool
+    weak var modelLayer: Layer?
+    var presentationCopy: Layer?
+    private var presentationStamp = (time: Double.nan, version: -1)
+    var modelVersion = 0
+    /// Bumped on every change that can alter what the layer or its subtree draws.
+    var renderVersion = 0
+    var hasBeenCommitted = false
+    var isQueuedForCommit = false
+    var isWatched = false
+    var needsDisplayFlag = false
+    private var pendingChange: (key: String, previous: any Interpolatable)?
+
+    /// The renderer's per-layer record (backing store, last device bounds).
+    var renderRecord: AnyObject?
+
+    static var creatingPresentationCopy = false
+
+    // MARK: Life cycle
+
+    /// Creates a layer with Core Animation's defaults: zero bounds at the origin, anchor point
+    /// (0.5, 0.5), opacity 1, no background.
+    public required init() {
+        isPresentationCopy = Layer.creatingPresentationCopy
+        schema = LayerSchema.empty
+        let (schema, boxes) = LayerSchema.discover(in: self)
+        self.schema = schema
+        propertyBoxes = boxes
+        if !isPresentationCopy { LayerRuntime.shared.touch(self) }
+    }
+
+    /// A debugging name.
+    public var name: String?
+
+    /// The object that may draw the content and pick actions; not retained.
+    public weak var delegate: (any LayerDelegate)?
+
+    /// Actions by key, searched after the delegate: map a key to an ``Animation`` to customise
+    /// its implicit animation, or to ``NullAction`` to turn it off.
+    public var actions: [String: any Action] = [:]
+
+    // MARK: Built-in properties
+
+    /// The layer's own coordinate space: its origin is the top-left of the content and its size
+    /// the layer's size. Animatable.
+    public var bounds: Rect {
+        get { state.bounds }
+        set { set(\.bounds, newValue, key: "bounds") }
+    }
+
+    /// Where the anchor point lies in the superlayer's coordinates. Animatable.
+    public var position: Point {
+        get { state.position }
+        set { set(\.position, newValue, key: "position") }
+    }
+
+    /// The point of the bounds, in unit coordinates, that sits at ``position`` and that the
+    /// transform turns about. Default (0.5, 0.5). Animatable.
+    public var anchorPoint: Point {
+        get { state.anchorPoint }
+        set { set(\.anchorPoint, newValue, key: "anchorPoint") }
+    }
+
+    /// The transform applied about the anchor point. Animatable, also through the key paths
+    /// `transform.rotation.z`, `transform.scale(.x/.y)` and `transform.translation(.x/.y)`.
+    public var transform: Transform {
+        get { state.transform }
+        set { set(\.transform, newValue, key: "transform") }
+    }
+
+    /// The opacity, 0...1, multiplied into sublayers' (no group flattening, as on macOS where
+    /// `allowsGroupOpacity` is off). Animatable.
+    public var opacity: Double {
+        get { state.opacity }
+        set { set(\.opacity, newValue, key: "opacity") }
+    }
+
+    /// Whether the layer and its sublayers are not drawn.
+    public var isHidden: Bool {
+        get { state.isHidden }
+        set { set(\.isHidden, newValue, key: "hidden") }
+    }
+
+    /// The colour filling the bounds (with rounded corners) behind the content. Animatable.
+    public var backgroundColor: Color? {
+        get { state.backgroundColor }
+        set { set(\.backgroundColor, newValue, key: "backgroundColor") }
+    }
+
+    /// The radius of the corners of the background, border and ``masksToBounds`` clip. Animatable.
+    public var cornerRadius: Double {
+        get { state.cornerRadius }
+        set { set(\.cornerRadius, newValue, key: "cornerRadius") }
+    }
+
+    /// The width of the border drawn inside the bounds, above the content and sublayers. Animatable.
+    public var borderWidth: Double {
+        get { state.borderWidth }
+        set { set(\.borderWidth, newValue, key: "borderWidth") }
+    }
+
+    /// The border's colour. Default opaque black. Animatable.
+    public var borderColor: Color {
+        get { state.borderColor }
+        set { set(\.borderColor, newValue, key: "borderColor") }
+    }
+
+    /// Whether sublayers and content are clipped to the bounds (with rounded corners).
+    public var masksToBounds: Bool {
+        get { state.masksToBounds }
+        set { set(\.masksToBounds, newValue, key: "masksToBounds") }
+    }
+
+    /// How ``contents`` is placed in the bounds.
+    public var contentsGravity: ContentsGravity {
+        get { state.contentsGravity }
+        set { set(\.contentsGravity, newValue, key: "contentsGravity") }
+    }
+
+    /// An image shown in the bounds, placed by ``contentsGravity``, above the background.
+    /// A layer that draws (`draw(in:)`) keeps its drawing here instead. Setting the same
+    /// bitmap again after changing its pixels marks it changed.
+    public var contents: Bitmap? {
+        didSet {
+            guard !isPresentationCopy else { return }
+            didChange(key: "contents", previous: nil)
+        }
+    }
+
+    /// Whether a bounds change asks for redisplay. Default `false`.
+    public var needsDisplayOnBoundsChange = false
+
+    /// The layer that masks this one: its alpha multiplies this layer's. It is positioned in
+    /// this layer's coordinates and must not have a superlayer (it is removed from it).
+    public var mask: Layer? {
+        get { maskStorage }
+        set {
+            guard newValue !== maskStorage else { return }
+            if let newValue {
+                if newValue === self {
+                    Diagnostics.warn("a layer cannot mask itself; ignored")
+                    return
+                }
+                newValue.removeFromSuperlayer()
+                newValue.maskOwner?.maskStorage = nil
+                newValue.maskOwner = self
+            }
+            maskStorage?.maskOwner = nil
+            maskStorage = newValue
+            didChange(key: "mask", previous: nil)
+        }
+    }
+
+    // MARK: Layer timing (CAMediaTiming on layers)
+
+    /// When the layer's timeline begins, in its superlayer's time. Default 0.
+    public var beginTime = 0.0 { didSet { didChangeTiming() } }
+    /// How fast the layer's time runs relative to its superlayer's; 0 pauses its animations.
+    public var speed = 1.0 { didSet { didChangeTiming() } }
+    /// Added to the layer's time after `speed` (the pause/resume idiom of Technical Q&A QA1673).
+    public var timeOffset = 0.0 { didSet { didChangeTiming() } }
+
+    // MARK: Class-level customisation
+
+    /// Whether a change to (or an animation of) the property `key` redraws the layer; while such
+    /// an animation runs, the layer is redrawn every frame. Override for custom properties.
+    /// Default `false`, and Apple advises not to return `true` for the built-in properties.
+    open class func needsDisplay(forKey key: String) -> Bool { false }
+
+    /// The action used when nothing else provides one for `key`: an implicit
+    /// ``BasicAnimation`` (transaction duration and timing function) for the built-in
+    /// animatable properties, `nil` for the rest, including custom properties.
+    open class func defaultAction(forKey key: String) -> (any Action)? {
+        guard Layer.implicitlyAnimatedKeys.contains(key) else { return nil }
+        return Layer.implicitAnimation(forKey: key)
+    }
+
+    /// The action for `key`: the delegate's, then ``actions``, then ``defaultAction(forKey:)``.
+    /// ``NullAction`` anywhere stops the search and gives `nil`.
+    open func action(forKey key: String) -> (any Action)? {
+        if let action = delegate?.action(for: self, forKey: key) {
+            return action is NullAction ? nil : action
+        }
+        if let action = actions[key] {
+            return action is NullAction ? nil : action
+        }
+        return type(of: self).defaultAction(forKey: key)
+    }
+
+    static let implicitlyAnimatedKeys: Set<String> = [
+        "bounds", "position", "anchorPoint", "transform", "opacity", "backgroundColor",
+        "cornerRadius", "borderWidth", "borderColor",
+    ]
+
+    /// The implicit animation Core Animation uses: a basic animation from the shown value to
+    /// the new one, with the transaction's duration and timing function (default curve).
+    public static func implicitAnimation(forKey key: String) -> BasicAnimation {
+        let animation = BasicAnimation(keyPath: key)
+        animation.duration = Transaction.animationDuration
+        animation.timingFunction = Transaction.animationTimingFunction ?? .default
+        return animation
+    }
+
+    // MARK: Change handling
+
+    func set<V: Equatable>(_ keyPath: WritableKeyPath<LayerState, V>, _ value: V, key: String) {
+        if isPresentationCopy {
+            state[keyPath: keyPath] = value
+            return
+        }
+        let previous = previousValueForAction(key: key)
+        state[keyPath: keyPath] = value
+        didChange(key: key, previous: previous)
+        if key == "bounds" && needsDisplayOnBoundsChange { setNeedsDisplay() }
+    }
+
+    func customPropertyWillChange(_ box: AnyPropertyBox) {
+        guard !isPresentationCopy else { return }
+        pendingChange = nil
+        if let previous = previousValueForAction(key: schema.keys[box.slot]) {
+            pendingChange = (schema.keys[box.slot], previous)
+        }
+    }
+
+    func customPropertyDidChange(_ box: AnyPropertyBox) {
+        guard !isPresentationCopy else { return }
+        let key = schema.keys[box.slot]
+        let previous = pendingChange?.key == key ? pendingChange?.previous : nil
+        pendingChange = nil
+        didChange(key: key, previous: previous)
+    }
+
+    /// Whether a change now would look for an action: the layer has been committed, is not a
+    /// root layer (it has a superlayer) and actions are enabled.
+    var runsActions: Bool {
+        !isPresentationCopy && hasBeenCommitted && superlayerStorage != nil && !Transaction.disableActions
+    }
+
+    /// The value on screen for `key` before a change, for the animation the change may start.
+    private func previousValueForAction(key: String) -> (any Interpolatable)? {
+        guard runsActions else { return nil }
+        return presentationValue(forKeyPath: key)
+    }
+
+    func didChange(key: String, previous: (any Interpolatable)?) {
+        modelVersion &+= 1
+        renderVersion &+= 1
+        LayerRuntime.shared.touch(self)
+        if type(of: self).needsDisplay(forKey: key) { setNeedsDisplay() }
+        guard runsActions, let action = action(forKey: key) else { return }
+        if let previous { pendingChange = (key, previous) }
+        action.run(forKey: key, on: self)
+        pendingChange = nil
+    }
+
+    /// The value shown before the change being handled, if `key` is the key changing.
+    func previousValue(forChangeOf key: String) -> (any Interpolatable)? {
+        pendingChange?.key == key ? pendingChange?.previous : nil
+    }
+
+    private func didChangeTiming() {
+        guard !isPresentationCopy else { return }
+        modelVersion &+= 1
+        renderVersion &+= 1
+        LayerRuntime.shared.touch(self)
+    }
+
+    // MARK: Display
+
+    /// Marks the layer's drawn content stale: it is redrawn (`draw(in:)`) before the next render.
+    public func setNeedsDisplay() {
+        guard !isPresentationCopy else { return }
+        if !needsDisplayFlag {
+            needsDisplayFlag = true
+            renderVersion &+= 1
+        }
+    }
+
+    /// Whether the layer is waiting to be redrawn.
+    public func needsDisplay() -> Bool { needsDisplayFlag }
+
+    // MARK: Presentation
+
+    /// The layer as it appears now: a copy whose properties hold the animated values at the
+    /// current media time, or `nil` if the layer has never been committed (a layer created in
+    /// the current frame, as Core Animation's `presentationLayer` before its first commit).
+    ///
+    /// The copy is reused and refreshed on each call, so read what you need from it rather than
+    /// keeping it. Its ``superlayer``, ``sublayers`` and ``mask`` are presentation copies too.
+    /// Called on a presentation copy, it returns the copy itself.
+    public func presentation() -> Self? {
+        if isPresentationCopy { return self }
+        guard hasBeenCommitted else { return nil }
+        let copy = updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime)
+        copy.superlayerStorage = superlayerStorage.flatMap { $0.hasBeenCommitted ? $0.updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime) : nil }
+        copy.sublayerStorage = sublayerStorage.compactMap { $0.presentation() }
+        copy.maskStorage = maskStorage?.presentation()
+        return copy as? Self
+    }
+
+    /// The model layer: `self` for a model layer, the layer it copies for a presentation copy.
+    public func model() -> Self {
+        if isPresentationCopy, let modelLayer, let typed = modelLayer as? Self { return typed }
+        return self
+    }
+
+    /// The presentation copy refreshed for `time`, without its tree links (for the renderer).
+    func updatedPresentation(atMediaTime time: Double) -> Layer {
+        let copy: Layer
+        if let existing = presentationCopy {
+            copy = existing
+        } else {
+            Layer.creatingPresentationCopy = true
+            copy = type(of: self).init()
+            Layer.creatingPresentationCopy = false
+            copy.modelLayer = self
+            presentationCopy = copy
+        }
+        if presentationStamp.time == time && presentationStamp.version == modelVersion { return copy }
+        presentationStamp = (time, modelVersion)
+        copy.state = state
+        copy.contents = contents
+        for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
+        if !attachedAnimations.isEmpty {
+            let local = localTime(fromMediaTime: time)
+            for record in attachedAnimations where record.isCommitted {
+                record.effect?.apply(to: copy, parentTime: local)
+            }
+        }
+        return copy
+    }
+
+    /// The presentation value of `keyPath` at the current media time.
+    public func presentationValue(forKeyPath keyPath: String) -> (any Interpolatable)? {
+        guard let accessor = accessor(forKeyPath: keyPath) else { return nil }
+        if !hasBeenCommitted || attachedAnimations.isEmpty { return accessor.value(of: self) }
+        return accessor.value(of: updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime))
+    }
+
+    /// The model value of an animatable property by key path (`"position"`,
+    /// `"transform.rotation.z"`, a custom property's name), or `nil` for an unknown key.
+    public func value(forKeyPath keyPath: String) -> (any Interpolatable)? {
+        accessor(forKeyPath: keyPath)?.value(of: self)
+    }
+
+    /// Sets an animatable property by key path, as assigning it would (with its action).
+    /// Returns `false`, changing nothing, for an unknown key or a value of the wrong type.
+    @discardableResult
+    public func setValue(_ value: any Interpolatable, forKeyPath keyPath: String) -> Bool {
+        guard let accessor = accessor(forKeyPath: keyPath) else { return false }
+        let previous = previousValueForAction(key: keyPath)
+        guard accessor.setValue(value, on: self) else { return false }
+        didChange(key: keyPath, previous: previous)
+        return true
+    }
+
+    /// The accessor of an animatable key path: built-in, then this class's custom properties.
+    func accessor(forKeyPath keyPath: String) -> AnyPropertyAccessor? {
+        if let builtIn = BuiltInKeys.accessors[keyPath] { return builtIn }
+        if let slot = schema.slots[keyPath] { return schema.accessors[slot] }
+        return nil
+    }
+}
+
+extension LayerSchema {
+    static let empty = LayerSchema(keys: [], accessors: [])
+}

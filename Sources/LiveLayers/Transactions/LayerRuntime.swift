@@ -1,0 +1,218 @@
+// LayerRuntime: the global state Core Animation keeps per process: the media time, the
+// transaction stack, the layers waiting for a commit and the animations to watch.
+
+/// A transaction's completion block and the animations it waits for.
+@MainActor
+final class CompletionGroup {
+    var block: (@MainActor () -> Void)?
+    var pending = 0
+    var isSealed = false
+    var hasFired = false
+
+    init(block: @escaping @MainActor () -> Void) {
+        self.block = block
+    }
+
+    /// Fires once sealed and nothing is pending.
+    func fireIfDone() {
+        guard isSealed, pending == 0, !hasFired else { return }
+        hasFired = true
+        let b = block
+        block = nil
+        b?()
+    }
+}
+
+/// One level of the transaction stack; `nil` values inherit from the enclosing level.
+@MainActor
+final class TransactionFrame {
+    let isImplicit: Bool
+    var animationDuration: Double?
+    var animationTimingFunction: TimingFunction?
+    var disableActions: Bool?
+    var completion: CompletionGroup?
+
+    init(isImplicit: Bool) {
+        self.isImplicit = isImplicit
+    }
+}
+
+/// An animation lifecycle event, delivered during a frame update or after a commit.
+enum LifecycleEvent {
+    case start(AttachedAnimation)
+    case stop(AttachedAnimation, finished: Bool)
+}
+
+@MainActor
+final class LayerRuntime {
+    static let shared = LayerRuntime()
+
+    var currentTime = 0.0
+    var stack: [TransactionFrame] = []
+    /// Layers changed or given animations since the last commit.
+    var touched: [Layer] = []
+    /// Layers with attached animations, checked for start and stop every frame.
+    var animating: [Layer] = []
+    var events: [LifecycleEvent] = []
+    /// Layers detached since the renderer last looked: their old pixels are damage.
+    var removedLayers: [Layer] = []
+    /// Reused between updates so that a steady frame allocates nothing.
+    private var eventScratch: [LifecycleEvent] = []
+    private var layerScratch: [Layer] = []
+    private var isDelivering = false
+
+    // MARK: Transactions
+
+    func begin(implicit: Bool) {
+        stack.append(TransactionFrame(isImplicit: implicit))
+    }
+
+    /// The innermost transaction, opening an implicit one if none is open.
+    var current: TransactionFrame {
+        if let top = stack.last { return top }
+        begin(implicit: true)
+        return stack[stack.count - 1]
+    }
+
+    func value<T>(_ read: (TransactionFrame) -> T?) -> T? {
+        for frame in stack.reversed() { if let v = read(frame) { return v } }
+        return nil
+    }
+
+    func commit() {
+        guard let frame = stack.popLast() else {
+            Diagnostics.warn("Transaction.commit() without a matching begin(); ignored")
+            return
+        }
+        if stack.isEmpty { commitTree() }
+        if let group = frame.completion {
+            group.isSealed = true
+            group.fireIfDone()
+        }
+        if stack.isEmpty { deliverEvents() }
+    }
+
+    /// Commits the implicit transaction, if one is open and nothing explicit is.
+    func commitImplicit() {
+        if stack.count == 1, stack[0].isImplicit {
+            commit()
+        } else if stack.isEmpty {
+            commitTree()
+            deliverEvents()
+        }
+    }
+
+    /// Gives begin times to the animations added since the last commit and marks the touched
+    /// layers committed (from now on they have a presentation copy).
+    private func commitTree() {
+        guard !touched.isEmpty else { return }
+        swap(&touched, &layerScratch)
+        for layer in layerScratch {
+            layer.isQueuedForCommit = false
+            layer.commit(atMediaTime: currentTime)
+        }
+        layerScratch.removeAll(keepingCapacity: true)
+    }
+
+    func touch(_ layer: Layer) {
+        if stack.isEmpty { begin(implicit: true) }
+        guard !layer.isQueuedForCommit else { return }
+        layer.isQueuedForCommit = true
+        touched.append(layer)
+    }
+
+    /// The completion groups an animation added now belongs to.
+    func groupsForNewAnimation() -> [CompletionGroup] {
+        var groups: [CompletionGroup] = []
+        for frame in stack {
+            if let g = frame.completion, !g.isSealed {
+                g.pending += 1
+                groups.append(g)
+            }
+        }
+        return groups
+    }
+
+    // MARK: Frames
+
+    func watch(_ layer: Layer) {
+        guard !layer.isWatched else { return }
+        layer.isWatched = true
+        animating.append(layer)
+    }
+
+    /// Commits pending changes, moves the clock to `time` and delivers the start and stop of
+    /// every animation crossing a boundary since the last update.
+    func advance(to time: Double) {
+        commitImplicit()
+        currentTime = time
+        var i = 0
+        while i < animating.count {
+            let layer = animating[i]
+            layer.collectLifecycleEvents(atMediaTime: time, into: &events)
+            if layer.attachedAnimations.isEmpty {
+                layer.isWatched = false
+                animating.swapAt(i, animating.count - 1)
+                animating.removeLast()
+            } else {
+                i += 1
+            }
+        }
+        deliverEvents()
+        // Callbacks may have added animations: they begin at this frame's time.
+        commitImplicit()
+    }
+
+    func deliverEvents() {
+        guard !isDelivering else { return }
+        isDelivering = true
+        defer { isDelivering = false }
+        while !events.isEmpty {
+            swap(&events, &eventScratch)
+            for event in eventScratch {
+                switch event {
+                case let .start(record):
+                    let animation = record.animation
+                    animation.delegate?.animationDidStart(animation)
+                    animation.didStart?(animation)
+                case let .stop(record, finished):
+                    let animation = record.animation
+                    animation.delegate?.animationDidStop(animation, finished: finished)
+                    animation.didStop?(animation, finished)
+                    for group in record.completionGroups {
+                        group.pending -= 1
+                        group.fireIfDone()
+                    }
+                    record.completionGroups = []
+                }
+            }
+            eventScratch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The next media time at which something will change, or `.infinity` when idle.
+    func nextFrameTime() -> Double {
+        if !touched.isEmpty || !events.isEmpty { return currentTime }
+        var next = Double.infinity
+        for layer in animating {
+            next = min(next, layer.nextChangeTime(afterMediaTime: currentTime))
+            if next <= currentTime { return currentTime }
+        }
+        return next
+    }
+}
+
+extension LayerRuntime {
+    /// Forgets every transaction, layer and event and sets the clock to `time`: for tests,
+    /// which each start from a clean slate.
+    func reset(to time: Double = 0) {
+        stack.removeAll()
+        for layer in touched { layer.isQueuedForCommit = false }
+        touched.removeAll()
+        for layer in animating { layer.isWatched = false }
+        animating.removeAll()
+        events.removeAll()
+        removedLayers.removeAll()
+        currentTime = time
+    }
+}

@@ -1,0 +1,129 @@
+import Testing
+@testable import LiveLayers
+import Raster
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension RuntimeSuites {
+@MainActor
+@Suite struct KeyframeAnimationTests {
+    init() { freshRuntime() }
+
+    func shown(_ animation: KeyframeAnimation, at times: [Double], model: Layer = Layer()) -> [Layer] {
+        animation.duration = 1
+        animation.fillMode = .both
+        animation.isRemovedOnCompletion = false
+        model.add(animation, forKey: "k")
+        return times.map { t in
+            LayerClock.advance(to: t)
+            let copy = Layer()
+            copy.state = model.presentation()!.state
+            return copy
+        }
+    }
+
+    @Test func linearWithKeyTimesAndSegmentFunctions() {
+        let k = KeyframeAnimation(keyPath: "opacity")
+        k.values = [0.0, 1.0, 0.5]
+        k.keyTimes = [0, 0.25, 1]
+        k.timingFunctions = [.linear, .easeIn]
+        let o = shown(k, at: [0.125, 0.25, 0.625, 1]).map(\.opacity)
+        #expect(close(o[0], 0.5))
+        #expect(close(o[1], 1))
+        #expect(close(o[2], 1 - 0.5 * TimingFunction.easeIn.progress(at: 0.5)))
+        #expect(close(o[3], 0.5))
+    }
+
+    @Test func discreteHoldsEachValue() {
+        let k = KeyframeAnimation(keyPath: "opacity")
+        k.values = [0.1, 0.2, 0.3]
+        k.keyTimes = [0, 0.5, 0.75, 1]
+        k.calculationMode = .discrete
+        let o = shown(k, at: [0.1, 0.49, 0.5, 0.8, 1]).map(\.opacity)
+        #expect(o == [0.1, 0.1, 0.2, 0.3, 0.3])
+    }
+
+    @Test func pacedSpreadsTimeByDistance() {
+        let k = KeyframeAnimation(keyPath: "position")
+        k.values = [Point(x: 0, y: 0), Point(x: 30, y: 0), Point(x: 40, y: 0)]
+        k.keyTimes = [0, 0.9, 1]                          // ignored when paced
+        k.calculationMode = .paced
+        let x = shown(k, at: [0.25, 0.5, 0.75, 0.9]).map(\.position.x)
+        #expect(x.enumerated().allSatisfy { close($1, [10, 20, 30, 36][$0]) })
+    }
+
+    @Test func cubicPassesThroughEveryValueSmoothly() {
+        let k = KeyframeAnimation(keyPath: "position.y")
+        k.values = [0.0, 10.0, 0.0, 10.0]
+        k.calculationMode = .cubic
+        let y = shown(k, at: [0, 1.0 / 3, 2.0 / 3, 1, 1.0 / 6]).map(\.position.y)
+        #expect(close(y[0], 0) && close(y[1], 10) && close(y[2], 0) && close(y[3], 10))
+        #expect(y[4] > 5)                                 // a spline bulges where a line would not
+    }
+
+    /// The Korean seed's arrow going round a circle: with rotationMode auto the layer faces the
+    /// direction of travel, angle + π/2 for increasing angles, angle − π/2 for decreasing ones.
+    @Test(arguments: [false, true])
+    func rotationModeFollowsAnArc(clockwiseInCGTerms: Bool) {
+        let center = Point(x: 100, y: 100), r = 50.0
+        var arc = Path()
+        arc.addArc(center: center, radius: r, startAngle: 0, endAngle: clockwiseInCGTerms ? -.pi : .pi,
+                   clockwise: clockwiseInCGTerms)
+        let k = KeyframeAnimation(keyPath: "position")
+        k.path = arc
+        k.calculationMode = .paced
+        k.rotationMode = .auto
+        let times = stride(from: 0.05, through: 0.95, by: 0.1).map { $0 }
+        let layers = shown(k, at: times)
+        for (t, layer) in zip(times, layers) {
+            let phi = (clockwiseInCGTerms ? -1.0 : 1.0) * .pi * t
+            #expect(close(layer.position, Point(x: center.x + r * cos(phi), y: center.y + r * sin(phi)), 0.05), "t = \(t)")
+            let expected = phi + (clockwiseInCGTerms ? -Double.pi / 2 : Double.pi / 2)
+            let angle = atan2(layer.transform.b, layer.transform.a)
+            #expect(abs(remainder(angle - expected, 2 * .pi)) < 0.01, "t = \(t): \(angle) vs \(expected)")
+        }
+    }
+
+    @Test func autoReverseAddsAHalfTurnAndComposesWithTheTransform() {
+        var line = Path()
+        line.move(to: Point(x: 0, y: 0))
+        line.addLine(to: Point(x: 100, y: 0))
+        let model = Layer()
+        model.transform = Transform(scaleX: 2, y: 2)
+        let k = KeyframeAnimation(keyPath: "position")
+        k.path = line
+        k.rotationMode = .autoReverse
+        let layer = shown(k, at: [0.5], model: model)[0]
+        let expected = Transform(rotationAngle: .pi).concatenating(Transform(scaleX: 2, y: 2))
+        #expect(close(layer.transform.a, expected.a) && close(layer.transform.d, expected.d))
+        #expect(close(layer.position, Point(x: 50, y: 0)))
+    }
+
+    @Test func groupRunsChildrenOnItsTimeline() throws {
+        let layer = Layer()
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.fromValue = 0.0
+        fade.toValue = 1.0
+        let move = BasicAnimation(keyPath: "position.x")
+        move.fromValue = 0.0
+        move.toValue = 100.0
+        move.beginTime = 1
+        move.duration = 1
+        let group = AnimationGroup([fade, move])
+        group.duration = 2
+        group.fillMode = .forwards
+        group.isRemovedOnCompletion = false
+        layer.add(group, forKey: "g")
+        LayerClock.advance(to: 0.5)
+        var shown = try #require(layer.presentation())
+        #expect(close(shown.opacity, 0.25) && shown.position.x == 0)
+        LayerClock.advance(to: 1.5)
+        shown = try #require(layer.presentation())
+        #expect(close(shown.opacity, 0.75) && close(shown.position.x, 50))
+        LayerClock.advance(to: 5)
+        shown = try #require(layer.presentation())
+        #expect(close(shown.opacity, 1) && close(shown.position.x, 100))
+    }
+}
+}

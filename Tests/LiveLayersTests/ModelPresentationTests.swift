@@ -1,0 +1,210 @@
+import Testing
+@testable import LiveLayers
+import Raster
+
+extension RuntimeSuites {
+@MainActor
+@Suite struct ModelPresentationTests {
+    init() { freshRuntime() }
+
+    @Test func presentationIsAbsentUntilTheLayerIsCommitted() {
+        let layer = Layer()
+        #expect(layer.presentation() == nil)
+        LayerClock.advance(to: 0.016)
+        let shown = layer.presentation()
+        #expect(shown != nil)
+        #expect(shown !== layer)
+        #expect(shown?.model() === layer)
+        #expect(layer.model() === layer)
+    }
+
+    @Test func modelStaysWhilePresentationAnimates() throws {
+        let layer = Layer()
+        layer.position = Point(x: 10, y: 10)
+        let move = BasicAnimation(keyPath: "position")
+        move.fromValue = Point(x: 0, y: 0)
+        move.toValue = Point(x: 100, y: 50)
+        move.duration = 2
+        layer.add(move, forKey: "move")
+        LayerClock.advance(to: 1)
+        #expect(layer.position == Point(x: 10, y: 10))
+        #expect(try #require(layer.presentation()).position == Point(x: 50, y: 25))
+        LayerClock.advance(to: 2.5)
+        // Removed on completion: the presentation snaps back to the model (the classic snap-back).
+        #expect(layer.animation(forKey: "move") == nil)
+        #expect(try #require(layer.presentation()).position == Point(x: 10, y: 10))
+    }
+
+    /// The Chinese seed's three observations: A before the delayed begin, B during, C after,
+    /// for every fill mode with and without removal on completion.
+    @Test(arguments: [FillMode.removed, .forwards, .backwards, .both], [true, false])
+    func fillModeRemovalAndDelay(fill: FillMode, removed: Bool) throws {
+        freshRuntime()
+        let layer = Layer()
+        layer.opacity = 0.1
+        LayerClock.advance(to: 0)
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.fromValue = 0.4
+        fade.toValue = 0.8
+        fade.duration = 2
+        fade.beginTime = LayerClock.currentTime + 1
+        fade.fillMode = fill
+        fade.isRemovedOnCompletion = removed
+        layer.add(fade, forKey: "fade")
+
+        LayerClock.advance(to: 0.5)                       // A: waiting for the delayed begin
+        let a = try #require(layer.presentation()).opacity
+        #expect(a == (fill == .backwards || fill == .both ? 0.4 : 0.1))
+
+        LayerClock.advance(to: 2)                         // B: half-way
+        #expect(close(try #require(layer.presentation()).opacity, 0.6))
+
+        LayerClock.advance(to: 4)                         // C: after the end
+        let c = try #require(layer.presentation()).opacity
+        let holds = !removed && (fill == .forwards || fill == .both)
+        #expect(c == (holds ? 0.8 : 0.1))
+        #expect(layer.opacity == 0.1)
+        #expect((layer.animation(forKey: "fade") != nil) == !removed)
+    }
+
+    @Test func beginTimeZeroBecomesTheCommitTime() throws {
+        freshRuntime(at: 5)
+        let layer = Layer()
+        let anim = BasicAnimation(keyPath: "opacity")
+        anim.fromValue = 0.0
+        anim.toValue = 1.0
+        anim.duration = 1
+        layer.add(anim, forKey: "a")
+        #expect(layer.animation(forKey: "a")?.beginTime == 0)
+        LayerClock.advance(to: 5.25)
+        #expect(layer.animation(forKey: "a")?.beginTime == 5)
+        #expect(close(try #require(layer.presentation()).opacity, 0.25))
+    }
+
+    @Test func nonPositiveDurationTakesTheTransactionDuration() {
+        let layer = Layer()
+        let a = BasicAnimation(keyPath: "opacity")
+        layer.add(a, forKey: "default")
+        #expect(layer.animation(forKey: "default")?.duration == 0.25)
+        Transaction.begin()
+        Transaction.animationDuration = 3
+        layer.add(a, forKey: "scoped")
+        Transaction.commit()
+        #expect(layer.animation(forKey: "scoped")?.duration == 3)
+    }
+
+    @Test func addingCopiesTheAnimation() {
+        let layer = Layer()
+        let a = BasicAnimation(keyPath: "opacity")
+        a.duration = 1
+        layer.add(a, forKey: "a")
+        a.duration = 9
+        #expect(layer.animation(forKey: "a")?.duration == 1)
+        #expect(layer.animation(forKey: "a") !== a)
+    }
+
+    @Test func sameKeyReplacesAndStopsTheOldAnimation() throws {
+        let layer = Layer()
+        var stops: [(String, Bool)] = []
+        let first = BasicAnimation(keyPath: "position.x")
+        first.fromValue = 0.0
+        first.toValue = 100.0
+        first.duration = 1
+        first.didStop = { _, finished in stops.append(("first", finished)) }
+        layer.add(first, forKey: "x")
+        LayerClock.advance(to: 0.5)
+        let second = BasicAnimation(keyPath: "position.x")
+        second.fromValue = 500.0
+        second.toValue = 600.0
+        second.duration = 1
+        second.didStop = { _, finished in stops.append(("second", finished)) }
+        layer.add(second, forKey: "x")
+        #expect(layer.animationKeys() == ["x"])
+        LayerClock.advance(to: 1.0)
+        #expect(stops.count == 1 && stops[0] == ("first", false))
+        #expect(close(try #require(layer.presentation()).position.x, 550))
+        LayerClock.advance(to: 1.5)
+        #expect(stops.count == 2 && stops[1] == ("second", true))
+    }
+
+    @Test func startAndStopCallbacksFireAtTheirMediaTimes() {
+        final class Recorder: AnimationDelegate {
+            var log: [String] = []
+            func animationDidStart(_ animation: Animation) { log.append("start \(LayerClock.currentTime)") }
+            func animationDidStop(_ animation: Animation, finished: Bool) { log.append("stop \(finished) \(LayerClock.currentTime)") }
+        }
+        let recorder = Recorder()
+        let layer = Layer()
+        let a = BasicAnimation(keyPath: "opacity")
+        a.toValue = 0.0
+        a.duration = 1
+        a.beginTime = 2
+        a.delegate = recorder
+        layer.add(a, forKey: "a")
+        for t in stride(from: 0.0, through: 4.0, by: 0.5) { LayerClock.advance(to: t) }
+        #expect(recorder.log == ["start 2.0", "stop true 3.0"])
+    }
+
+    @Test func removingStopsUnfinished() {
+        let layer = Layer()
+        var result: Bool?
+        let a = BasicAnimation(keyPath: "opacity")
+        a.toValue = 0.0
+        a.duration = 1
+        a.didStop = { _, finished in result = finished }
+        layer.add(a, forKey: "a")
+        LayerClock.advance(to: 0.5)
+        layer.removeAllAnimations()
+        LayerClock.advance(to: 0.6)
+        #expect(result == false)
+        #expect(layer.animationKeys().isEmpty)
+    }
+
+    @Test func presentationTreeMirrorsTheModelTree() throws {
+        let root = Layer(), child = Layer(), mask = Layer()
+        root.addSublayer(child)
+        root.mask = mask
+        LayerClock.advance(to: 0.1)
+        let shown = try #require(root.presentation())
+        #expect(shown.sublayers.count == 1)
+        #expect(shown.sublayers[0] === child.presentation())
+        #expect(shown.mask === mask.presentation())
+        #expect(child.presentation()?.superlayer === shown)
+    }
+
+    @Test func layerTimingPausesAnimations() throws {
+        let layer = Layer()
+        let a = BasicAnimation(keyPath: "opacity")
+        a.fromValue = 0.0
+        a.toValue = 1.0
+        a.duration = 1
+        layer.add(a, forKey: "a")
+        LayerClock.advance(to: 0.4)
+        // QA1673's pause: speed 0 with the time offset at the current layer time.
+        let paused = layer.convertTime(LayerClock.currentTime, from: nil)
+        layer.speed = 0
+        layer.timeOffset = paused
+        LayerClock.advance(to: 3)
+        #expect(close(try #require(layer.presentation()).opacity, 0.4))
+        #expect(LayerClock.nextFrameTime == .infinity)
+    }
+
+    @Test func idleWhenNothingAnimates() {
+        let layer = Layer()
+        LayerClock.advance(to: 1)
+        #expect(LayerClock.nextFrameTime == .infinity)
+        let a = BasicAnimation(keyPath: "opacity")
+        a.toValue = 0.0
+        a.duration = 1
+        a.beginTime = 5
+        layer.add(a, forKey: "a")
+        #expect(LayerClock.nextFrameTime == 1)        // waiting to commit
+        LayerClock.advance(to: 2)
+        #expect(LayerClock.nextFrameTime == 5)        // delayed begin
+        LayerClock.advance(to: 5.5)
+        #expect(LayerClock.nextFrameTime == 5.5)
+        LayerClock.advance(to: 7)
+        #expect(LayerClock.nextFrameTime == .infinity)
+    }
+}
+}
