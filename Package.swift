@@ -59,6 +59,9 @@ let package = Package(
         // Golden-image comparison shared by every test target.
         .target(name: "RasterTestSupport", dependencies: ["Raster"], path: "Tests/RasterTestSupport", swiftSettings: strict),
 
+        // Starts a private Xvfb on a free display for the window tests.
+        .target(name: "X11TestSupport", path: "Tests/X11TestSupport", swiftSettings: strict),
+
         .testTarget(name: "DisplayClockTests", dependencies: ["DisplayClock"], swiftSettings: strict),
         .testTarget(
             name: "RasterTests",
@@ -72,10 +75,10 @@ let package = Package(
             resources: [.copy("Goldens")],
             swiftSettings: strict
         ),
-        .testTarget(name: "X11PresenterTests", dependencies: ["X11Presenter", "Raster"], swiftSettings: strict),
+        .testTarget(name: "X11PresenterTests", dependencies: ["X11Presenter", "Raster", "X11TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LivePlayerTests",
-            dependencies: ["live-player", "Raster", "RasterTestSupport"],
+            dependencies: ["live-player", "Raster", "RasterTestSupport", "X11Presenter", "X11TestSupport"],
             resources: [.copy("Goldens")],
             swiftSettings: strict
         ),

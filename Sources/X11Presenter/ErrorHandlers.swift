@@ -1,0 +1,74 @@
+// ErrorHandlers: the process-wide Xlib error and IO-error handlers, installed in one place.
+//
+// Xlib keeps these handlers per process, and calls them on the thread that made the failing
+// request. Every Xlib call of this module happens on one thread (the frame loop's), so the
+// state below is only touched from that thread: that is what makes `nonisolated(unsafe)` sound.
+
+internal import CX11
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Protocol errors (asynchronous replies such as BadAccess): either trapped by the code that
+/// expects them, or reported on stderr. Xlib's default handler would exit the process.
+enum ErrorTrap {
+    nonisolated(unsafe) private static var installed = false
+    nonisolated(unsafe) private static var trapping = false
+    nonisolated(unsafe) private static var trappedCode: UInt8 = 0
+
+    /// Installs the error and IO-error handlers, once per process.
+    static func installHandlers() {
+        guard !installed else { return }
+        installed = true
+        _ = XSetErrorHandler(handleProtocolError)
+        _ = XSetIOErrorHandler(handleIOError)
+    }
+
+    /// Runs `body`, then waits for the server (`XSync`) and returns the first protocol error
+    /// code it caused, or 0. As xscreensaver's `xshm.c`, for requests a server may refuse.
+    static func trapErrors(on display: OpaquePointer, _ body: () -> Void) -> UInt8 {
+        XSync(display, 0)
+        trapping = true
+        trappedCode = 0
+        body()
+        XSync(display, 0)
+        trapping = false
+        return trappedCode
+    }
+
+    fileprivate static func record(_ event: XErrorEvent) {
+        if trapping {
+            if trappedCode == 0 { trappedCode = event.error_code }
+            return
+        }
+        let message = "X11Presenter: X protocol error \(event.error_code) (request \(event.request_code).\(event.minor_code))\n"
+        _ = message.withCString { write(2, $0, strlen($0)) }
+    }
+}
+
+private func handleProtocolError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
+    if let event { ErrorTrap.record(event.pointee) }
+    return 0
+}
+
+/// Silences Xlib's "XIO: fatal IO error" text: the per-display exit handler (see
+/// `ConnectionWatch`) marks the connection lost and the player says so in its own words.
+private func handleIOError(_ display: OpaquePointer?) -> Int32 { 0 }
+
+/// The per-display IO-error exit handler (libX11 ≥ 1.7): instead of Xlib's `exit(1)`, marks the
+/// connection lost so the frame loop can report it and exit cleanly. After this, Xlib treats the
+/// display as dead and its calls return at once; callers must not block on it again.
+final class ConnectionWatch {
+    private(set) var isLost = false
+
+    func install(on display: OpaquePointer) {
+        XSetIOErrorExitHandler(display, handleIOErrorExit, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    fileprivate func markLost() { isLost = true }
+}
+
+private func handleIOErrorExit(_ display: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    Unmanaged<ConnectionWatch>.fromOpaque(context).takeUnretainedValue().markLost()
+}

@@ -1,0 +1,106 @@
+// X11TestClient: a second client on the same display, for tests: reads window pixels back and
+// sends the events a user or window manager would. Not part of the public API (SPI "Testing").
+
+internal import CX11
+import Raster
+
+/// Another connection to a display, playing the user and the window manager in tests.
+///
+/// Like ``X11Window``, use it from one thread only.
+@_spi(Testing) public final class X11TestClient {
+    private let display: OpaquePointer
+    private let watch = ConnectionWatch()
+
+    /// Opens a connection to `displayName`.
+    public init(displayName: String) throws(X11Error) {
+        ErrorTrap.installHandlers()
+        guard let display = XOpenDisplay(displayName) else { throw .cannotOpenDisplay(displayName) }
+        self.display = display
+        watch.install(on: display)
+    }
+
+    deinit { XCloseDisplay(display) }
+
+    /// Waits until the server has handled everything this client sent.
+    public func sync() { if !watch.isLost { XSync(display, 0) } }
+
+    /// The top-level windows whose title is `name`.
+    public func windows(named name: String) -> [UInt] {
+        guard !watch.isLost else { return [] }
+        var root: Window = 0, parent: Window = 0
+        var children: UnsafeMutablePointer<Window>?
+        var count: UInt32 = 0
+        guard XQueryTree(display, CX11_RootWindow(display, CX11_DefaultScreen(display)), &root, &parent, &children, &count) != 0,
+              let children else { return [] }
+        defer { XFree(children) }
+        var found: [UInt] = []
+        for i in 0..<Int(count) {
+            var title: UnsafeMutablePointer<CChar>?
+            if XFetchName(display, children[i], &title) != 0, let title {
+                if String(cString: title) == name { found.append(UInt(children[i])) }
+                XFree(title)
+            }
+        }
+        return found
+    }
+
+    /// The window's size, or `nil` if there is no such window.
+    public func size(ofWindow id: UInt) -> (width: Int, height: Int)? {
+        var attributes = XWindowAttributes()
+        let ok = ErrorTrap.trapErrors(on: display) { _ = XGetWindowAttributes(display, Window(id), &attributes) } == 0
+        return ok ? (Int(attributes.width), Int(attributes.height)) : nil
+    }
+
+    /// What the server shows in the window (`XGetImage`), as opaque pixels, or `nil` if the
+    /// window is gone or not fully on screen.
+    public func image(ofWindow id: UInt) -> Bitmap? {
+        guard let (width, height) = size(ofWindow: id) else { return nil }
+        var image: UnsafeMutablePointer<XImage>?
+        let error = ErrorTrap.trapErrors(on: display) {
+            image = XGetImage(display, Window(id), 0, 0, UInt32(width), UInt32(height), ~0, ZPixmap)
+        }
+        guard error == 0, let image, let bitmap = try? Bitmap(width: width, height: height) else { return nil }
+        defer { _ = CX11_XDestroyImage(image) }
+        for y in 0..<height {
+            for x in 0..<width {
+                bitmap[x, y] = 0xFF00_0000 | UInt32(truncatingIfNeeded: CX11_XGetPixel(image, Int32(x), Int32(y)) & 0xFF_FFFF)
+            }
+        }
+        return bitmap
+    }
+
+    /// Sends a key press and release to the window, as `xdotool key --window` does.
+    public func send(_ key: Key, toWindow id: UInt) {
+        let keycode = XKeysymToKeycode(display, KeySym(key.keysym))
+        for type in [KeyPress, KeyRelease] {
+            var event = XEvent()
+            event.xkey.type = type
+            event.xkey.display = display
+            event.xkey.window = Window(id)
+            event.xkey.root = CX11_RootWindow(display, CX11_DefaultScreen(display))
+            event.xkey.same_screen = 1
+            event.xkey.keycode = UInt32(keycode)
+            _ = XSendEvent(display, Window(id), 1, type == KeyPress ? KeyPressMask : KeyReleaseMask, &event)
+        }
+        XFlush(display)
+    }
+
+    /// Sends `WM_DELETE_WINDOW`, as a window manager does when the close button is clicked.
+    public func sendCloseRequest(toWindow id: UInt) {
+        var event = XEvent()
+        event.xclient.type = ClientMessage
+        event.xclient.window = Window(id)
+        event.xclient.message_type = XInternAtom(display, "WM_PROTOCOLS", 0)
+        event.xclient.format = 32
+        event.xclient.data.l.0 = Int(XInternAtom(display, "WM_DELETE_WINDOW", 0))
+        event.xclient.data.l.1 = 0
+        _ = XSendEvent(display, Window(id), 0, NoEventMask, &event)
+        XFlush(display)
+    }
+
+    /// Resizes the window, as a window manager does when its border is dragged.
+    public func resize(window id: UInt, width: Int, height: Int) {
+        XResizeWindow(display, Window(id), UInt32(width), UInt32(height))
+        XFlush(display)
+    }
+}

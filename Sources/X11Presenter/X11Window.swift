@@ -1,0 +1,366 @@
+// X11Window: one top-level window, its frame buffer, and its events.
+//
+// Threading: every Xlib call of this module must happen on one thread, the one that created the
+// window (the frame loop's). The type is deliberately not Sendable.
+
+internal import CX11
+import Raster
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A top-level X11 window that shows frames drawn into a ``Bitmap``.
+///
+/// The frame buffer is an MIT-SHM image when the server allows it (the renderer draws into
+/// the shared memory itself: no copy), else an ordinary image sent with `XPutImage`.
+/// Only damaged rectangles are sent; uncovered parts are re-sent from the last frame.
+///
+/// Use it from one thread only: Xlib is not used thread-safely here.
+public final class X11Window {
+    /// How frames travel to the server.
+    public enum Transport: Equatable, Sendable {
+        /// MIT-SHM: the server copies straight from shared memory.
+        case sharedMemory
+        /// `XPutImage` through the socket, and why shared memory is not used.
+        case putImage(reason: String)
+    }
+
+    /// What the window is opened with.
+    public struct Configuration: Sendable {
+        /// The display to open (`:1`, `host:0`); `nil` means the `DISPLAY` environment variable.
+        public var displayName: String?
+        /// The window's title.
+        public var title: String
+        /// The initial width in pixels.
+        public var width: Int
+        /// The initial height in pixels.
+        public var height: Int
+        /// Whether to try MIT-SHM (`false` is `--no-shm`).
+        public var usesSharedMemory: Bool
+        /// How long to wait for the server to finish reading a shared-memory frame before
+        /// giving up on that frame's completion event (a server that never answers must not hang us).
+        public var completionTimeout: Double
+
+        /// Creates a configuration.
+        public init(displayName: String? = nil, title: String, width: Int, height: Int,
+                    usesSharedMemory: Bool = true, completionTimeout: Double = 0.25) {
+            self.displayName = displayName
+            self.title = title
+            self.width = width
+            self.height = height
+            self.usesSharedMemory = usesSharedMemory
+            self.completionTimeout = completionTimeout
+        }
+    }
+
+    /// The display's name as Xlib resolved it.
+    public let displayName: String
+    /// The window's id, for tools such as `xdotool` and for tests.
+    public let windowID: UInt
+    /// The current width in pixels.
+    public private(set) var width: Int
+    /// The current height in pixels.
+    public private(set) var height: Int
+    /// How frames reach the server. The window does not announce the initial fall-back to
+    /// `XPutImage`; its owner says so once, in its own words.
+    public private(set) var transport: Transport
+    /// Called with a one-line notice (the fall-back to `XPutImage`, a late completion); by default
+    /// written to stderr.
+    public var onNotice: (String) -> Void = { message in
+        let line = "X11Presenter: \(message)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+    }
+
+    /// The X connection's file descriptor: readable when events may be waiting. Wait on it
+    /// together with the display link's deadline, then call ``processEvents(into:)``.
+    public var connectionFileDescriptor: Int32 { CX11_ConnectionNumber(display) }
+    /// Whether the server has gone away; the window can show nothing more.
+    public var isConnectionLost: Bool { watch.isLost }
+
+    private let display: OpaquePointer
+    private let window: Window
+    private let gc: GC
+    private let visual: UnsafeMutablePointer<Visual>
+    private let depth: Int32
+    private let deleteWindowAtom: Atom
+    private let protocolsAtom: Atom
+    private let completionEventType: Int32
+    private let completionTimeout: Double
+    private let watch = ConnectionWatch()
+    private var image: any ServerImage
+    private var awaitingCompletion = false
+    private var pending: [WindowEvent] = []
+    private var noticedLateCompletion = false
+    private var isClosed = false
+
+    /// Opens the display, picks a TrueColor visual, and maps a window with a frame buffer.
+    /// - Throws: ``X11Error`` when the display cannot be opened or offers no usable visual.
+    public init(_ configuration: Configuration) throws(X11Error) {
+        ErrorTrap.installHandlers()
+        let requested = configuration.displayName ?? getenv("DISPLAY").map { String(cString: $0) }
+        guard let requested, !requested.isEmpty else { throw .noDisplayNamed }
+        guard let display = XOpenDisplay(requested) else { throw .cannotOpenDisplay(requested) }
+        let name = String(cString: XDisplayString(display))
+        watch.install(on: display)
+
+        let screen = CX11_DefaultScreen(display)
+        guard let (visual, depth) = Self.trueColorVisual(display, screen: screen) else {
+            XCloseDisplay(display)
+            throw .unsupportedVisual(name)
+        }
+        let root = CX11_RootWindow(display, screen)
+        var attributes = XSetWindowAttributes()
+        attributes.background_pixel = 0
+        attributes.border_pixel = 0
+        attributes.colormap = XCreateColormap(display, root, visual, AllocNone)
+        attributes.event_mask = ExposureMask | KeyPressMask | StructureNotifyMask
+        let width = max(1, configuration.width), height = max(1, configuration.height)
+        let window = XCreateWindow(display, root, 0, 0, UInt32(width), UInt32(height), 0, depth, UInt32(InputOutput), visual,
+                                   UInt(CWBackPixel | CWBorderPixel | CWColormap | CWEventMask), &attributes)
+        XStoreName(display, window, configuration.title)
+        let protocols = XInternAtom(display, "WM_PROTOCOLS", 0)
+        var deleteWindow = XInternAtom(display, "WM_DELETE_WINDOW", 0)
+        XSetWMProtocols(display, window, &deleteWindow, 1)
+        self.deleteWindowAtom = deleteWindow
+        self.protocolsAtom = protocols
+
+        let gc = XCreateGC(display, window, 0, nil)!
+        self.display = display
+        self.window = window
+        self.gc = gc
+        self.visual = visual
+        self.depth = depth
+        self.displayName = name
+        self.windowID = UInt(window)
+        self.width = width
+        self.height = height
+        self.completionTimeout = configuration.completionTimeout
+        self.completionEventType = XShmGetEventBase(display) + ShmCompletion
+
+        let made: (any ServerImage, Transport)
+        do {
+            made = try Self.makeImage(display, visual: visual, depth: depth, width: width, height: height,
+                                      sharedMemory: configuration.usesSharedMemory ? nil : "--no-shm was given")
+        } catch {
+            XFreeGC(display, gc)
+            XDestroyWindow(display, window)
+            XCloseDisplay(display)
+            throw error
+        }
+        self.image = made.0
+        self.transport = made.1
+        XMapWindow(display, window)
+        XFlush(display)
+    }
+
+    deinit { close() }
+
+    /// Closes the window and the connection. Safe to call more than once and after the
+    /// connection is lost.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        if !watch.isLost {
+            waitForCompletion()
+            image = PlaceholderImage.shared
+            XFreeGC(display, gc)
+            XDestroyWindow(display, window)
+        }
+        // On a lost connection Xlib only frees its memory here; it sends nothing.
+        XCloseDisplay(display)
+    }
+
+    // MARK: Frames
+
+    /// The bitmap to draw the next frame into, once the server has finished reading the previous
+    /// one. It wraps the frame buffer's memory, so it keeps the last frame's pixels; after a
+    /// ``WindowEvent/resize(width:height:)`` it is a new, blank bitmap.
+    public func acquireFrameBuffer() -> Bitmap {
+        waitForCompletion()
+        return image.bitmap
+    }
+
+    /// Sends the damaged rectangles of the frame buffer to the window.
+    ///
+    /// Rectangles are clipped to the window. With MIT-SHM, the last one asks for a completion
+    /// event, which ``acquireFrameBuffer()`` waits for so no frame is overwritten while read.
+    public func present(damage: [IntRect]) {
+        guard !watch.isLost, !isClosed else { return }
+        let bounds = image.bitmap.bounds
+        var last = -1
+        for (i, rect) in damage.enumerated() where !rect.intersection(bounds).isEmpty { last = i }
+        guard last >= 0 else { return }
+        for i in 0...last {
+            let rect = damage[i].intersection(bounds)
+            guard !rect.isEmpty else { continue }
+            if image.put(rect, display: display, drawable: window, gc: gc, notify: i == last) {
+                awaitingCompletion = true
+            }
+        }
+        XFlush(display)
+    }
+
+    /// Waits until the server has handled every request sent so far (`XSync`); events that
+    /// arrive meanwhile are kept for ``processEvents(into:)``.
+    public func synchronize() {
+        guard !watch.isLost, !isClosed else { return }
+        XSync(display, 0)
+    }
+
+    /// Sends the whole frame buffer.
+    public func presentAll() { present(damage: [image.bitmap.bounds]) }
+
+    // MARK: Events
+
+    /// Appends every event that has arrived, without blocking, to `events`.
+    ///
+    /// Handles what the window can handle itself first: re-blits exposed areas, re-allocates the
+    /// frame buffer on a size change. Reports ``WindowEvent/connectionLost`` once the server is gone.
+    public func processEvents(into events: inout [WindowEvent]) {
+        events.append(contentsOf: pending)
+        pending.removeAll(keepingCapacity: true)
+        guard !isClosed else { return }
+        var newSize: (Int, Int)?
+        var exposed: IntRect?
+        while !watch.isLost, XPending(display) > 0 {
+            var event = XEvent()
+            XNextEvent(display, &event)
+            switch translate(&event) {
+            case let .resize(w, h)?: newSize = (w, h)
+            case let .expose(rect)?:
+                exposed = exposed.map { $0.union(rect) } ?? rect
+                events.append(.expose(rect))
+            case let other?: events.append(other)
+            case nil: break
+            }
+        }
+        if watch.isLost {
+            events.append(.connectionLost)
+            return
+        }
+        if let (w, h) = newSize, w != width || h != height {
+            reallocate(width: w, height: h)
+            events.append(.resize(width: w, height: h))
+        } else if let exposed {
+            present(damage: [exposed])
+        }
+    }
+
+    /// Decodes one event; `nil` for events that mean nothing to the frame loop.
+    private func translate(_ event: inout XEvent) -> WindowEvent? {
+        switch event.type {
+        case KeyPress:
+            let keysym = withUnsafeMutablePointer(to: &event.xkey) { XLookupKeysym($0, 0) }
+            return Key(keysym: UInt(keysym)).map { .key($0) }
+        case ClientMessage:
+            let message = event.xclient
+            if message.message_type == protocolsAtom, Atom(message.data.l.0) == deleteWindowAtom { return .close }
+            return nil
+        case ConfigureNotify:
+            return .resize(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height))
+        case Expose:
+            let e = event.xexpose
+            return .expose(IntRect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height)))
+        case completionEventType:
+            awaitingCompletion = false
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// Blocks until the server has read the last shared-memory frame, or the timeout passes.
+    /// Other events that arrive meanwhile are kept for ``processEvents(into:)``.
+    private func waitForCompletion() {
+        guard awaitingCompletion else { return }
+        let deadline = monotonicNow() + completionTimeout
+        while awaitingCompletion, !watch.isLost {
+            if XPending(display) > 0 {
+                var event = XEvent()
+                XNextEvent(display, &event)
+                if let translated = translate(&event) { pending.append(translated) }
+                continue
+            }
+            let remaining = deadline - monotonicNow()
+            if remaining <= 0 {
+                if !noticedLateCompletion {
+                    noticedLateCompletion = true
+                    onNotice("no ShmCompletion from the server within \(Int(completionTimeout * 1000)) ms; not waiting for it")
+                }
+                awaitingCompletion = false
+                break
+            }
+            var fd = pollfd(fd: connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, Int32(max(1, (remaining * 1000).rounded(.up))))
+        }
+        if watch.isLost { awaitingCompletion = false }
+    }
+
+    private func reallocate(width: Int, height: Int) {
+        waitForCompletion()
+        // Release the old image before the new one exists: at most one segment per window.
+        image = PlaceholderImage.shared
+        let sharedMemory: String? = if case let .putImage(reason) = transport { reason } else { nil }
+        do {
+            let made = try Self.makeImage(display, visual: visual, depth: depth, width: width, height: height, sharedMemory: sharedMemory)
+            image = made.0
+            if made.1 != transport, case let .putImage(reason) = made.1 {
+                onNotice("not using MIT-SHM (\(reason)); frames go through XPutImage")
+            }
+            transport = made.1
+        } catch {
+            onNotice("\(error); keeping a 1x1 frame buffer")
+            image = PlaceholderImage.shared
+        }
+        self.width = width
+        self.height = height
+    }
+
+    // MARK: Set-up helpers
+
+    private static func trueColorVisual(_ display: OpaquePointer, screen: Int32) -> (UnsafeMutablePointer<Visual>, Int32)? {
+        for depth: Int32 in [24, 32] {
+            var info = XVisualInfo()
+            guard XMatchVisualInfo(display, screen, depth, TrueColor, &info) != 0, let visual = info.visual else { continue }
+            if info.red_mask == 0xFF0000, info.green_mask == 0xFF00, info.blue_mask == 0xFF {
+                return (visual, depth)
+            }
+        }
+        return nil
+    }
+
+    /// A shared-memory image unless `sharedMemory` already names a reason not to, else a client image.
+    private static func makeImage(_ display: OpaquePointer, visual: UnsafeMutablePointer<Visual>, depth: Int32,
+                                  width: Int, height: Int, sharedMemory reasonNot: String?) throws(X11Error) -> (any ServerImage, Transport) {
+        var reason = reasonNot
+        if reason == nil {
+            if XShmQueryExtension(display) == 0 {
+                reason = "the server has no MIT-SHM extension"
+            } else {
+                do {
+                    return (try SharedMemoryImage(display: display, visual: visual, depth: depth, width: width, height: height), .sharedMemory)
+                } catch {
+                    switch error {
+                    case let .unavailable(why): reason = why
+                    case let .layout(layoutError): throw layoutError
+                    }
+                }
+            }
+        }
+        let image = try ClientImage(display: display, visual: visual, depth: depth, width: width, height: height)
+        return (image, .putImage(reason: reason ?? "unknown"))
+    }
+}
+
+/// Stands in while a frame buffer is being replaced, or when none could be made.
+private final class PlaceholderImage: ServerImage {
+    nonisolated(unsafe) static let shared = PlaceholderImage()
+    let bitmap: Bitmap = try! Bitmap(width: 1, height: 1)
+    func put(_ rect: IntRect, display: OpaquePointer, drawable: Drawable, gc: GC, notify: Bool) -> Bool { false }
+}
+
+func monotonicNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}

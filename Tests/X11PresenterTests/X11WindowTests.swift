@@ -1,0 +1,157 @@
+import Testing
+import Raster
+@_spi(Testing) import X11Presenter
+import X11TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One Xvfb for the whole suite (Swift Testing makes a suite instance per test), and a client
+/// that stays connected so the server (started with `-terminate`) ends with the test process.
+private let sharedServer = Result { () throws -> XvfbServer in
+    let server = try XvfbServer()
+    keeper = try X11TestClient(displayName: server.display)
+    return server
+}
+nonisolated(unsafe) private var keeper: X11TestClient?
+
+/// Window tests against a real Xvfb: one server for the suite, tests one at a time.
+@Suite(.serialized) struct X11WindowTests {
+    let server: XvfbServer
+
+    init() throws { server = try sharedServer.get() }
+
+    /// Waits (bounded: a few seconds, a hang check) until `condition` holds for the events seen.
+    func pump(_ window: X11Window, until condition: ([WindowEvent]) -> Bool) -> [WindowEvent] {
+        var events: [WindowEvent] = []
+        for _ in 0..<200 {
+            window.processEvents(into: &events)
+            if condition(events) { break }
+            var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 20)
+        }
+        return events
+    }
+
+    func openWindow(title: String, width: Int = 96, height: Int = 64, sharedMemory: Bool = true) throws -> X11Window {
+        let window = try X11Window(.init(displayName: server.display, title: title, width: width, height: height, usesSharedMemory: sharedMemory))
+        window.onNotice = { _ in }
+        _ = pump(window) { $0.contains { if case .expose = $0 { true } else { false } } }
+        return window
+    }
+
+    /// A pattern with distinct values in every channel, so a swapped or shifted byte shows.
+    func drawPattern(into bitmap: Bitmap, seed: UInt32) {
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width {
+                let r = UInt32(x * 255 / max(1, bitmap.width - 1)), g = UInt32(y * 255 / max(1, bitmap.height - 1))
+                bitmap[x, y] = 0xFF00_0000 | r << 16 | g << 8 | ((UInt32(x ^ y) &+ seed) & 0xFF)
+            }
+        }
+    }
+
+    @Test func sharedMemoryFrameReadsBackEqual() throws {
+        let window = try openWindow(title: "shm")
+        #expect(window.transport == .sharedMemory)
+        let frame = window.acquireFrameBuffer()
+        drawPattern(into: frame, seed: 7)
+        let expected = frame.cropped(to: frame.bounds)!
+        window.presentAll()
+        _ = window.acquireFrameBuffer()  // waits for ShmCompletion: the server has read it
+        let client = try X11TestClient(displayName: server.display)
+        let shown = try #require(client.image(ofWindow: window.windowID))
+        #expect(shown.hasSamePixels(as: expected))
+    }
+
+    @Test func putImageFallbackReadsBackEqual() throws {
+        let window = try openWindow(title: "putimage", sharedMemory: false)
+        #expect(window.transport == .putImage(reason: "--no-shm was given"))
+        let frame = window.acquireFrameBuffer()
+        drawPattern(into: frame, seed: 99)
+        let expected = frame.cropped(to: frame.bounds)!
+        window.presentAll()
+        window.synchronize()
+        let client = try X11TestClient(displayName: server.display)
+        let shown = try #require(client.image(ofWindow: window.windowID))
+        #expect(shown.hasSamePixels(as: expected))
+    }
+
+    @Test func onlyDamagedRectanglesAreSent() throws {
+        let window = try openWindow(title: "damage")
+        let frame = window.acquireFrameBuffer()
+        frame.clear(to: 0xFF00_00FF)
+        window.presentAll()
+        let next = window.acquireFrameBuffer()
+        next.clear(to: 0xFFFF_0000)
+        window.present(damage: [IntRect(x: 10, y: 20, width: 5, height: 4)])
+        _ = window.acquireFrameBuffer()
+        let shown = try #require(try X11TestClient(displayName: server.display).image(ofWindow: window.windowID))
+        #expect(shown[10, 20] == 0xFFFF_0000)
+        #expect(shown[14, 23] == 0xFFFF_0000)
+        #expect(shown[15, 23] == 0xFF00_00FF)
+        #expect(shown[9, 20] == 0xFF00_00FF)
+    }
+
+    @Test func keysAndCloseRequestArriveAsEvents() throws {
+        let window = try openWindow(title: "keys")
+        let client = try X11TestClient(displayName: server.display)
+        for key in [Key.g, .space, .enter, .r, .rightArrow, .digit(3), .tab, .escape] {
+            client.send(key, toWindow: window.windowID)
+        }
+        client.sendCloseRequest(toWindow: window.windowID)
+        let events = pump(window) { $0.contains(.close) }
+        let keys = events.compactMap { if case let .key(k) = $0 { k } else { nil } }
+        #expect(keys == [.g, .space, .enter, .r, .rightArrow, .digit(3), .tab, .escape])
+        #expect(events.last == .close)
+    }
+
+    @Test func resizeReallocatesTheFrameBuffer() throws {
+        let window = try openWindow(title: "resize")
+        let client = try X11TestClient(displayName: server.display)
+        client.resize(window: window.windowID, width: 150, height: 110)
+        let events = pump(window) { $0.contains(.resize(width: 150, height: 110)) }
+        #expect(events.contains(.resize(width: 150, height: 110)))
+        #expect(window.width == 150 && window.height == 110)
+        let frame = window.acquireFrameBuffer()
+        #expect(frame.width == 150 && frame.height == 110)
+        drawPattern(into: frame, seed: 3)
+        let expected = frame.cropped(to: frame.bounds)!
+        window.presentAll()
+        _ = window.acquireFrameBuffer()
+        let shown = try #require(client.image(ofWindow: window.windowID))
+        #expect(shown.hasSamePixels(as: expected))
+    }
+
+    @Test func missingDisplayIsAClearError() {
+        #expect(throws: X11Error.cannotOpenDisplay(":9999")) {
+            try X11Window(.init(displayName: ":9999", title: "none", width: 10, height: 10))
+        }
+    }
+}
+
+/// Over TCP the server cannot check our credentials, so it refuses a 0600 segment (BadAccess):
+/// the window must notice at attach time and fall back to XPutImage, not hang waiting.
+@Suite(.serialized) struct RemoteDisplayTests {
+    let server: XvfbServer
+
+    init() throws { server = try XvfbServer(listenArguments: ["-listen", "tcp"]) }
+
+
+    @Test func badAccessFallsBackToPutImage() throws {
+        let display = "127.0.0.1" + server.display
+        var notices: [String] = []
+        let window = try X11Window(.init(displayName: display, title: "tcp", width: 40, height: 30))
+        window.onNotice = { notices.append($0) }
+        guard case let .putImage(reason) = window.transport else {
+            Issue.record("expected the XPutImage fallback over TCP, got \(window.transport)")
+            return
+        }
+        #expect(reason.contains("refused"))
+        let frame = window.acquireFrameBuffer()
+        frame.clear(to: 0xFF12_3456)
+        window.presentAll()
+        window.synchronize()
+        let shown = try #require(try X11TestClient(displayName: display).image(ofWindow: window.windowID))
+        #expect(shown[20, 15] == 0xFF12_3456)
+    }
+}
