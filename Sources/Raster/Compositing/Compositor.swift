@@ -24,6 +24,8 @@ struct Compositor: CoverageSink {
         let dst = pixels + y * stride + x
         if let mask {
             let m = mask + y * maskStride + x
+            // Under full coverage the mask row is the coverage: no copy.
+            if c == 255 { blend(dst, x: x, y: y, count: count, coverage: m); return }
             for i in 0..<count { coverageScratch[i] = UInt8(PixelMath.mul(UInt32(m[i]), c)) }
             blend(dst, x: x, y: y, count: count, coverage: coverageScratch)
             return
@@ -125,15 +127,35 @@ enum Kernels {
     }
 
     /// Source pixels under per-pixel coverage.
+    ///
+    /// Masks are mostly 0 (outside the shape) or 255 (inside), so source-over looks at eight
+    /// coverage bytes at a time: all zero skips them, all 255 copies opaque source pixels.
     @inline(__always)
     static func variableCoverage(_ dst: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>, count: Int, coverage: UnsafeMutablePointer<UInt8>, mode: BlendMode) {
         switch mode {
         case .normal:
-            for i in 0..<count {
-                let c = UInt32(coverage[i])
-                if c == 0 { continue }
-                let s = c == 255 ? source[i] : PixelMath.scale(source[i], c)
-                dst[i] = PixelMath.over(s, dst[i])
+            var i = 0
+            while i < count {
+                let end = min(count, i + 8)
+                if end - i == 8 {
+                    let word = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+                    if word == 0 { i = end; continue }
+                    if word == ~0 {
+                        for j in i..<end {
+                            let s = source[j]
+                            dst[j] = s >> 24 == 255 ? s : PixelMath.over(s, dst[j])
+                        }
+                        i = end
+                        continue
+                    }
+                }
+                for j in i..<end {
+                    let c = UInt32(coverage[j])
+                    if c == 0 { continue }
+                    let s = c == 255 ? source[j] : PixelMath.scale(source[j], c)
+                    dst[j] = PixelMath.over(s, dst[j])
+                }
+                i = end
             }
         case .copy:
             for i in 0..<count { dst[i] = PixelMath.lerp(source[i], dst[i], UInt32(coverage[i])) }
