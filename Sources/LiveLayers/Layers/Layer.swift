@@ -45,6 +45,8 @@ open class Layer {
     var isQueuedForCommit = false
     var isWatched = false
     var needsDisplayFlag = false
+    /// Set by the default `draw(in:)` when there is no delegate: nothing to keep a backing store for.
+    var drawsNothing = false
     private var pendingChange: (key: String, previous: any Interpolatable)?
 
     /// The renderer's per-layer record (backing store, last device bounds).
@@ -159,9 +161,13 @@ open class Layer {
     public var contents: Bitmap? {
         didSet {
             guard !isPresentationCopy else { return }
+            contentsSerial &+= 1
             didChange(key: "contents", previous: nil)
         }
     }
+
+    /// Bumped each time ``contents`` is set, even to the same bitmap.
+    var contentsSerial = 0
 
     /// Whether a bounds change asks for redisplay. Default `false`.
     public var needsDisplayOnBoundsChange = false
@@ -303,12 +309,36 @@ open class Layer {
 
     // MARK: Display
 
+    /// Draws the layer's content, in its own coordinates (the bounds), into its backing store.
+    ///
+    /// Called by the renderer after ``setNeedsDisplay()``, and every frame while a property for
+    /// which ``needsDisplay(forKey:)`` is `true` animates; then it is called on the presentation
+    /// copy, so the properties it reads hold the animated values. Drawing is clipped to the
+    /// bounds. The default asks the delegate to draw. As in Core Animation, a layer is not
+    /// drawn until it is first marked as needing display.
+    open func draw(in context: GraphicsContext) {
+        if let delegate {
+            delegate.draw(self, in: context)
+        } else {
+            drawsNothing = true
+        }
+    }
+
+    /// Content drawn straight into the destination each time the layer is composited, instead
+    /// of through a backing store (``ShapeLayer``): vector content stays sharp under any
+    /// transform and may extend beyond the bounds.
+    func drawDirectContent(in context: GraphicsContext) {}
+
+    /// The extent of the direct content in layer coordinates, or `nil` when there is none.
+    var directContentBounds: Rect? { nil }
+
     /// Marks the layer's drawn content stale: it is redrawn (`draw(in:)`) before the next render.
     public func setNeedsDisplay() {
         guard !isPresentationCopy else { return }
         if !needsDisplayFlag {
             needsDisplayFlag = true
             renderVersion &+= 1
+            LayerRuntime.shared.displayRequested = true
         }
     }
 
@@ -356,6 +386,7 @@ open class Layer {
         presentationStamp = (time, modelVersion)
         copy.state = state
         copy.contents = contents
+        copy.delegate = delegate
         for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
         if !attachedAnimations.isEmpty {
             let local = localTime(fromMediaTime: time)

@@ -56,6 +56,8 @@ final class LayerRuntime {
     var events: [LifecycleEvent] = []
     /// Layers detached since the renderer last looked: their old pixels are damage.
     var removedLayers: [Layer] = []
+    /// A layer asked for display since the last render.
+    var displayRequested = false
     /// Reused between updates so that a steady frame allocates nothing.
     private var eventScratch: [LifecycleEvent] = []
     private var layerScratch: [Layer] = []
@@ -192,7 +194,7 @@ final class LayerRuntime {
 
     /// The next media time at which something will change, or `.infinity` when idle.
     func nextFrameTime() -> Double {
-        if !touched.isEmpty || !events.isEmpty { return currentTime }
+        if !touched.isEmpty || !events.isEmpty || displayRequested { return currentTime }
         var next = Double.infinity
         for layer in animating {
             next = min(next, layer.nextChangeTime(afterMediaTime: currentTime))
@@ -213,6 +215,7 @@ extension LayerRuntime {
         animating.removeAll()
         events.removeAll()
         removedLayers.removeAll()
+        displayRequested = false
         currentTime = time
     }
 }

@@ -1,0 +1,322 @@
+// LayerRenderer: draws the presentation tree into a bitmap, redrawing only what changed.
+
+import Raster
+
+/// Renders a layer tree, as it appears at the current media time, into a ``Raster/Bitmap``,
+/// the way `CARenderer` renders offscreen.
+///
+/// Each call to ``render(_:at:into:)``:
+/// 1. advances the ``LayerClock`` to the frame's time (committing changes and delivering
+///    did-start, did-stop and completion callbacks);
+/// 2. evaluates every layer's presentation values and redraws the backing stores of layers that
+///    need display, or whose `needsDisplay(forKey:)` properties animate;
+/// 3. compares each layer with the previous frame and collects the old and new device bounds
+///    of every layer that changed: the **damage**;
+/// 4. clears and redraws only the damaged rectangles, and returns them, so the presenter can
+///    copy just those pixels to the screen.
+///
+/// A frame in which nothing changed draws nothing and returns no rectangle. Drawing follows
+/// Core Animation's order for each layer: background (with rounded corners), contents
+/// (placed by `contentsGravity`), drawn content, sublayers, then the border; `masksToBounds`
+/// clips the content and sublayers to the rounded bounds; a `mask` layer's alpha multiplies
+/// the layer and its sublayers; opacity multiplies down the tree.
+///
+/// Once warm (same bitmap, same tree), a frame allocates nothing in the renderer itself.
+@MainActor
+public final class LayerRenderer {
+    /// Whether only changed regions are redrawn. When `false`, every frame redraws and
+    /// reports the whole bitmap (for comparison and debugging).
+    public var isDamageTrackingEnabled = true
+
+    /// The colour damaged regions are cleared to before redrawing. Default transparent.
+    public var clearColor: Color = .clear
+
+    private var context: GraphicsContext?
+    private var maskContext: GraphicsContext?
+    private var maskBitmap: Bitmap?
+    private var damage = DamageRegion()
+    private var output: [IntRect] = []
+    private weak var lastRoot: Layer?
+    private var frameNumber = 0
+    /// Every record visited last frame, to damage layers that dropped out of the tree.
+    private var visited: [RenderRecord] = []
+    private var previousVisited: [RenderRecord] = []
+
+    /// Creates a renderer.
+    public init() {
+        output.reserveCapacity(DamageRegion.maximumCount)
+    }
+
+    /// Advances the layer clock to `time`, committing pending changes and calling animation
+    /// and transaction callbacks (the per-frame update step; ``render(_:at:into:)`` does it).
+    public func update(at time: Double) {
+        LayerClock.advance(to: time)
+    }
+
+    /// The next media time at which the picture will change: now while anything animates or
+    /// waits to be committed or displayed, a delayed animation's begin, or `.infinity` when
+    /// idle, so the player can sleep until input arrives.
+    public var nextFrameTime: Double { LayerClock.nextFrameTime }
+
+    /// Whether a frame rendered now could differ from the last one.
+    public var isAnimating: Bool { nextFrameTime <= LayerClock.currentTime }
+
+    /// Renders `root` as it appears at media time `time` (the current media time when `nil`)
+    /// into `bitmap`, whose pixel (0, 0) is the root's superlayer-space origin. Returns the
+    /// rectangles redrawn; pixels outside them are unchanged from the previous frame.
+    @discardableResult
+    public func render(_ root: Layer, at time: Double? = nil, into bitmap: Bitmap) -> [IntRect] {
+        if let time { update(at: time) } else { LayerClock.advance(to: LayerClock.currentTime) }
+        let now = LayerClock.currentTime
+        frameNumber &+= 1
+        damage.removeAll()
+        let fullFrame = context?.bitmap !== bitmap || lastRoot !== root || !isDamageTrackingEnabled
+        if context?.bitmap !== bitmap { context = GraphicsContext(bitmap: bitmap) }
+        lastRoot = root
+
+        swap(&visited, &previousVisited)
+        visited.removeAll(keepingCapacity: true)
+        prepare(root, parentTransform: .identity, parentOpacity: 1, clipKey: 0, visible: true, time: now)
+        // Layers seen last frame but not this one (removed, or under a removed subtree).
+        for record in previousVisited where record.generation != frameNumber {
+            damage.add(record.previousRect)
+            record.previousRect = .zero
+            record.hasSignature = false
+        }
+        previousVisited.removeAll(keepingCapacity: true)
+        LayerRuntime.shared.removedLayers.removeAll(keepingCapacity: true)
+        LayerRuntime.shared.displayRequested = false
+
+        output.removeAll(keepingCapacity: true)
+        if fullFrame {
+            output.append(bitmap.bounds)
+        } else {
+            damage.clip(to: bitmap.bounds)
+            output.append(contentsOf: damage.rects)
+        }
+        guard let context, !output.isEmpty else { return output }
+        for rect in output {
+            bitmap.fill(rect, with: clearColor.premultipliedPixel)
+            context.saveGState()
+            context.clip(to: rect.rect)
+            draw(root, in: context, damage: rect, target: bitmap)
+            context.restoreGState()
+        }
+        return output
+    }
+
+    // MARK: Preparing a frame
+
+    /// Evaluates `layer` and its subtree for this frame: presentation values, device transform,
+    /// backing stores, signature and damage.
+    private func prepare(_ layer: Layer, parentTransform: Transform, parentOpacity: Double, clipKey: Int,
+                         visible: Bool, time: Double) {
+        let record = layer.record
+        record.generation = frameNumber
+        visited.append(record)
+        let shown = layer.hasBeenCommitted && !layer.attachedAnimations.isEmpty
+            ? layer.updatedPresentation(atMediaTime: time) : layer
+        record.shown = shown
+        let state = shown.state
+        let isVisible = visible && !state.isHidden
+        record.isVisible = isVisible
+        record.deviceTransform = shown.transformToSuperlayer.concatenating(parentTransform)
+        record.opacity = parentOpacity * min(1, max(0, state.opacity))
+
+        if isVisible { display(layer, shown: shown, record: record, time: time) }
+
+        var signature = RenderSignature(state: state, deviceTransform: record.deviceTransform, opacity: record.opacity,
+                                        contentsSerial: layer.contentsSerial, contentVersion: record.contentVersion,
+                                        clipKey: clipKey, hasMask: layer.maskStorage != nil)
+        if !isVisible { signature = RenderSignature() }
+        record.deviceRect = isVisible ? deviceRect(of: shown, transform: record.deviceTransform) : .zero
+
+        var childClipKey = clipKey
+        if state.masksToBounds || layer.maskStorage != nil {
+            // Children's visible pixels depend on this clip: fold it into their signatures.
+            var hasher = Hasher()
+            hasher.combine(clipKey)
+            hasher.combine(record.deviceRect)
+            hasher.combine(state.cornerRadius)
+            childClipKey = hasher.finalize()
+        }
+        if let mask = layer.maskStorage {
+            // The mask is drawn in this layer's space; any change to it changes this layer.
+            prepare(mask, parentTransform: record.deviceTransform, parentOpacity: 1, clipKey: 0, visible: isVisible, time: time)
+            var hasher = Hasher()
+            hasher.combine(childClipKey)
+            hasher.combine(mask.record.signature.contentVersion)
+            hasher.combine(mask.record.deviceRect)
+            subtreeSignature(of: mask, into: &hasher)
+            signature.clipKey = hasher.finalize()
+            childClipKey = signature.clipKey
+        }
+
+        if !record.hasSignature || record.signature != signature {
+            damage.add(record.previousRect)
+            damage.add(record.deviceRect)
+            record.signature = signature
+            record.hasSignature = true
+        }
+        record.previousRect = record.deviceRect
+
+        var subtree = record.deviceRect
+        for sublayer in layer.sublayerStorage {
+            prepare(sublayer, parentTransform: record.deviceTransform, parentOpacity: record.opacity,
+                    clipKey: childClipKey, visible: isVisible, time: time)
+            subtree = subtree.union(sublayer.record.subtreeRect)
+        }
+        if state.masksToBounds { subtree = subtree.intersection(record.deviceRect) }
+        record.subtreeRect = subtree
+    }
+
+    /// Folds the mask subtree's signatures into `hasher`.
+    private func subtreeSignature(of layer: Layer, into hasher: inout Hasher) {
+        let s = layer.record.signature
+        hasher.combine(s.contentVersion)
+        hasher.combine(s.contentsSerial)
+        hasher.combine(s.opacity)
+        hasher.combine(s.deviceTransform)
+        hasher.combine(s.state.bounds)
+        hasher.combine(s.state.isHidden)
+        for sublayer in layer.sublayerStorage { subtreeSignature(of: sublayer, into: &hasher) }
+    }
+
+    /// Redraws the backing store when the layer needs display or a redrawing property animates.
+    private func display(_ layer: Layer, shown: Layer, record: RenderRecord, time: Double) {
+        let animating = layer.redrawingAnimationChanged(atMediaTime: time)
+        guard layer.needsDisplayFlag || animating else { return }
+        layer.needsDisplayFlag = false
+        record.contentVersion &+= 1
+        if layer.directContentBounds != nil || layer is ShapeLayer { return }
+        guard !layer.drawsNothing, let (store, context) = record.backing(for: shown.state.bounds) else { return }
+        store.clear()
+        context.saveGState()
+        let b = shown.state.bounds
+        context.translateBy(x: -b.minX, y: -b.minY)
+        shown.draw(in: context)
+        context.restoreGState()
+        if shown.drawsNothing {
+            layer.drawsNothing = true
+            record.backingStore = nil
+            record.backingContext = nil
+        }
+    }
+
+    /// The device pixels the layer's own drawing can touch, one pixel wider for anti-aliasing.
+    private func deviceRect(of layer: Layer, transform: Transform) -> IntRect {
+        let state = layer.state
+        var local = state.bounds.standardized
+        if let contents = layer.contents, state.contentsGravity != .resize {
+            local = local.union(state.contentsGravity.rect(forContentsOf: Size(width: Double(contents.width), height: Double(contents.height)), in: state.bounds))
+        }
+        if !state.masksToBounds, let direct = layer.directContentBounds { local = local.union(direct) }
+        guard local.width > 0 || local.height > 0 else { return .zero }
+        let r = IntRect(enclosing: local.applying(transform))
+        return IntRect(x: r.x - 1, y: r.y - 1, width: r.width + 2, height: r.height + 2)
+    }
+
+    // MARK: Drawing
+
+    /// Draws `layer` and its subtree into `context`, clipped to `damage`.
+    private func draw(_ layer: Layer, in context: GraphicsContext, damage: IntRect, target: Bitmap) {
+        let record = layer.record
+        guard record.isVisible, record.opacity > 0, !record.subtreeRect.intersection(damage).isEmpty else { return }
+        let shown = record.shown
+        let state = shown.state
+        context.saveGState()
+        if let mask = layer.maskStorage {
+            guard let maskImage = renderMask(mask, damage: damage, like: target) else {
+                context.restoreGState()
+                return
+            }
+            resetTransform(of: context)
+            context.clip(toMask: maskImage, in: target.bounds.rect)
+        }
+        resetTransform(of: context)
+        context.concatenate(record.deviceTransform)
+        context.setAlpha(record.opacity)
+        let bounds = state.bounds
+        if state.masksToBounds {
+            if state.cornerRadius > 0 {
+                context.beginPath()
+                context.addPath(roundedRect(bounds, radius: state.cornerRadius))
+                context.clip()
+            } else {
+                context.clip(to: bounds)
+            }
+        }
+        if !record.deviceRect.intersection(damage).isEmpty {
+            drawOwnContent(of: layer, shown: shown, record: record, in: context)
+        }
+        for sublayer in layer.sublayerStorage {
+            draw(sublayer, in: context, damage: damage, target: target)
+        }
+        if state.borderWidth > 0, state.borderColor.alpha > 0 {
+            resetTransform(of: context)
+            context.concatenate(record.deviceTransform)
+            context.setAlpha(record.opacity)
+            let w = state.borderWidth
+            context.setStrokeColor(state.borderColor)
+            context.setStrokeStyle(StrokeStyle(lineWidth: w, lineJoin: .miter))
+            context.stroke(roundedRect(bounds.standardized.insetBy(dx: w / 2, dy: w / 2), radius: max(0, state.cornerRadius - w / 2)))
+        }
+        context.restoreGState()
+    }
+
+    private func drawOwnContent(of layer: Layer, shown: Layer, record: RenderRecord, in context: GraphicsContext) {
+        let state = shown.state
+        let bounds = state.bounds
+        if let background = state.backgroundColor, background.alpha > 0 {
+            context.setFillColor(background)
+            if state.cornerRadius > 0 {
+                context.fill(roundedRect(bounds, radius: state.cornerRadius))
+            } else {
+                context.fill(bounds)
+            }
+        }
+        if let contents = shown.contents {
+            let size = Size(width: Double(contents.width), height: Double(contents.height))
+            context.draw(contents, in: state.contentsGravity.rect(forContentsOf: size, in: bounds))
+        }
+        if let store = record.backingStore {
+            let b = bounds.standardized
+            context.draw(store, in: Rect(x: b.minX, y: b.minY, width: Double(store.width), height: Double(store.height)))
+        }
+        shown.drawDirectContent(in: context)
+    }
+
+    /// Renders the mask subtree's alpha over `damage` into the scratch mask bitmap.
+    private func renderMask(_ mask: Layer, damage: IntRect, like target: Bitmap) -> Bitmap? {
+        if maskBitmap?.width != target.width || maskBitmap?.height != target.height {
+            maskBitmap = try? Bitmap(width: target.width, height: target.height)
+            maskContext = maskBitmap.map { GraphicsContext(bitmap: $0) }
+        }
+        guard let maskBitmap, let maskContext else { return nil }
+        maskBitmap.fill(damage, with: 0)
+        maskContext.saveGState()
+        maskContext.clip(to: damage.rect)
+        draw(mask, in: maskContext, damage: damage, target: maskBitmap)
+        maskContext.restoreGState()
+        return maskBitmap
+    }
+
+    /// Sets the context's transform back to the identity (the clip, in device space, stays).
+    private func resetTransform(of context: GraphicsContext) {
+        let ctm = context.ctm
+        guard !ctm.isIdentity, let inverse = ctm.inverted() else { return }
+        context.concatenate(inverse)
+    }
+
+    private func roundedRect(_ rect: Rect, radius: Double) -> Path {
+        var path = Path()
+        let r = rect.standardized
+        let radius = min(radius, r.width / 2, r.height / 2)
+        if radius > 0 {
+            path.addRoundedRect(in: r, cornerWidth: radius, cornerHeight: radius)
+        } else {
+            path.addRect(r)
+        }
+        return path
+    }
+}

@@ -1,0 +1,72 @@
+// ArrowLayer: the seed's curved arrow, written as an iOS developer would write a CALayer subclass.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import LiveLayers
+import Raster
+
+/// A thick circular arc ending in an arrowhead, drawn around the centre of the bounds.
+///
+/// Every property is a custom animatable property: declared with `@LayerProperty`, copied into
+/// presentation copies automatically (no `init(layer:)` to write), and listed in
+/// `needsDisplay(forKey:)` so that animating one of them redraws the arrow every frame.
+final class ArrowLayer: Layer {
+    /// The radial width of the band, in points.
+    @LayerProperty var thickness = 20.0
+    /// Where the tail sits, in radians (0 is 3 o'clock; positive turns clockwise on screen).
+    @LayerProperty var startRadians = -Double.pi / 2
+    /// How far the arrow sweeps from the tail to the tip; negative sweeps counter-clockwise.
+    @LayerProperty var lengthRadians = 0.0
+    /// How much of the sweep the head takes.
+    @LayerProperty var headLengthRadians = 0.35
+    /// The fill; `nil` leaves the band unfilled.
+    @LayerProperty var fillColor: Color? = .black
+    /// The outline; `nil` (the default) draws none.
+    @LayerProperty var strokeColor: Color? = nil
+    /// The outline's width.
+    @LayerProperty var lineWidth = 1.0
+    /// How the outline's corners join.
+    @LayerProperty var lineJoin: LineJoin = .round
+
+    private static let drawingKeys: Set<String> = [
+        "thickness", "startRadians", "lengthRadians", "headLengthRadians",
+        "fillColor", "strokeColor", "lineWidth", "lineJoin",
+    ]
+
+    override class func needsDisplay(forKey key: String) -> Bool {
+        drawingKeys.contains(key) || super.needsDisplay(forKey: key)
+    }
+
+    /// The arrow's outline in layer coordinates.
+    var arrowPath: Path {
+        let c = bounds.center
+        let outerR = bounds.width / 2
+        let innerR = outerR - thickness
+        let midR = (outerR + innerR) / 2
+        let tip = startRadians + lengthRadians
+        let sign: Double = lengthRadians < 0 ? -1 : 1
+        let head = tip - sign * min(headLengthRadians, abs(lengthRadians))
+        var path = Path()
+        path.move(to: Point(x: c.x + midR * cos(tip), y: c.y + midR * sin(tip)))
+        path.addArc(center: c, radius: outerR, startAngle: head, endAngle: startRadians, clockwise: lengthRadians > 0)
+        path.addArc(center: c, radius: innerR, startAngle: startRadians, endAngle: head, clockwise: lengthRadians < 0)
+        path.closeSubpath()
+        return path
+    }
+
+    override func draw(in context: GraphicsContext) {
+        guard lengthRadians != 0 else { return }
+        let path = arrowPath
+        if let fillColor {
+            context.setFillColor(fillColor)
+            context.fill(path)
+        }
+        if let strokeColor {
+            context.setStrokeColor(strokeColor)
+            context.setLineWidth(lineWidth)
+            context.setLineJoin(lineJoin)
+            context.stroke(path)
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Testing
+@testable import LiveLayers
+import Raster
+import RasterTestSupport
+import Foundation
+
+extension RuntimeSuites {
+@MainActor
+@Suite struct LayerRendererTests {
+    init() { freshRuntime() }
+
+    func root(_ width: Double = 64, _ height: Double = 64) -> Layer {
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: width, height: height)
+        root.backgroundColor = .white
+        return root
+    }
+
+    func square(_ frame: Rect, _ color: Color) -> Layer {
+        let layer = Layer()
+        layer.frame = frame
+        layer.backgroundColor = color
+        return layer
+    }
+
+    @Test func firstFrameIsFullThenIdleFramesDrawNothing() throws {
+        let r = root()
+        r.addSublayer(square(Rect(x: 8, y: 8, width: 16, height: 16), .red))
+        let bitmap = try Bitmap(width: 64, height: 64)
+        let renderer = LayerRenderer()
+        #expect(renderer.render(r, at: 0, into: bitmap) == [bitmap.bounds])
+        #expect(bitmap[10, 10] == Color.red.premultipliedPixel)
+        #expect(bitmap[40, 40] == Color.white.premultipliedPixel)
+        #expect(renderer.render(r, at: 1, into: bitmap).isEmpty)
+        #expect(renderer.nextFrameTime == .infinity)
+    }
+
+    @Test func damageCoversOldAndNewBoundsOfAMovedLayer() throws {
+        let r = root()
+        let s = square(Rect(x: 8, y: 8, width: 8, height: 8), .red)
+        r.addSublayer(s)
+        let bitmap = try Bitmap(width: 64, height: 64)
+        let renderer = LayerRenderer()
+        renderer.render(r, at: 0, into: bitmap)
+        Transaction.begin()
+        Transaction.disableActions = true
+        s.position = Point(x: 44, y: 44)
+        Transaction.commit()
+        let damage = renderer.render(r, at: 0.1, into: bitmap)
+        #expect(damage.count == 2)
+        #expect(damage.contains { $0.intersection(IntRect(x: 8, y: 8, width: 8, height: 8)) == IntRect(x: 8, y: 8, width: 8, height: 8) })
+        #expect(damage.contains { $0.intersection(IntRect(x: 40, y: 40, width: 8, height: 8)) == IntRect(x: 40, y: 40, width: 8, height: 8) })
+        #expect(damage.allSatisfy { $0.area < 200 })
+        #expect(bitmap[10, 10] == Color.white.premultipliedPixel)
+        #expect(bitmap[44, 44] == Color.red.premultipliedPixel)
+    }
+
+    @Test func damagedFramesMatchFullRedraws() throws {
+        // Animate several layers; every damage-tracked frame must equal a full redraw.
+        let r = root(96, 96)
+        let a = square(Rect(x: 4, y: 4, width: 20, height: 20), .red)
+        let b = square(Rect(x: 50, y: 10, width: 30, height: 16), .blue)
+        b.cornerRadius = 6
+        b.borderWidth = 2
+        b.borderColor = .black
+        r.addSublayer(a)
+        r.addSublayer(b)
+        let tracked = try Bitmap(width: 96, height: 96)
+        let full = try Bitmap(width: 96, height: 96)
+        let damaged = LayerRenderer()
+        let everything = LayerRenderer()
+        everything.isDamageTrackingEnabled = false
+        damaged.render(r, at: 0, into: tracked)
+        let move = BasicAnimation(keyPath: "position")
+        move.toValue = Point(x: 60, y: 70)
+        move.duration = 1
+        a.add(move, forKey: "move")
+        let spin = BasicAnimation(keyPath: "transform.rotation.z")
+        spin.toValue = 1.0
+        spin.duration = 0.5
+        b.add(spin, forKey: "spin")
+        for i in 1...12 {
+            let t = Double(i) / 10
+            damaged.render(r, at: t, into: tracked)
+            everything.render(r, at: t, into: full)
+            // The rasterizer's coverage sums may round one level differently when a row is
+            // clipped at another column, hence a tolerance of 1.
+            let diff = difference(tracked, full, tolerance: 1)
+            #expect(diff?.differingPixels == 0, "frame \(i)")
+        }
+    }
+
+    @Test func removingALayerDamagesWhereItWas() throws {
+        let r = root()
+        let s = square(Rect(x: 30, y: 30, width: 10, height: 10), .green)
+        r.addSublayer(s)
+        let bitmap = try Bitmap(width: 64, height: 64)
+        let renderer = LayerRenderer()
+        renderer.render(r, at: 0, into: bitmap)
+        s.removeFromSuperlayer()
+        let damage = renderer.render(r, at: 0.1, into: bitmap)
+        #expect(!damage.isEmpty)
+        #expect(bitmap[35, 35] == Color.white.premultipliedPixel)
+    }
+
+    @Test func opacityMasksToBoundsAndContentsGravity() throws {
+        let r = root()
+        let parent = square(Rect(x: 0, y: 0, width: 32, height: 32), .clear)
+        parent.masksToBounds = true
+        parent.opacity = 0.5
+        let child = square(Rect(x: 16, y: 16, width: 32, height: 32), .black)
+        parent.addSublayer(child)
+        r.addSublayer(parent)
+        let image = try Bitmap(width: 4, height: 2)
+        image.fill(image.bounds, with: Color.red.premultipliedPixel)
+        let picture = Layer()
+        picture.frame = Rect(x: 40, y: 40, width: 16, height: 16)
+        picture.contents = image
+        picture.contentsGravity = .resizeAspect
+        r.addSublayer(picture)
+        let bitmap = try Bitmap(width: 64, height: 64)
+        LayerRenderer().render(r, at: 0, into: bitmap)
+        #expect(channelDifference(bitmap[20, 20], Color(white: 0.5).premultipliedPixel) <= 1)   // half-black over white
+        #expect(bitmap[40, 20] == Color.white.premultipliedPixel)                 // clipped by the parent
+        #expect(bitmap[47, 47] == Color.red.premultipliedPixel)                   // aspect-fit band: y 44..52
+        #expect(bitmap[47, 41] == Color.white.premultipliedPixel)
+    }
+
+    @Test func shapeLayerPathAnimatesBetweenSameShapes() throws {
+        let r = root()
+        let shape = ShapeLayer()
+        var small = Path(), big = Path()
+        small.addRect(Rect(x: 4, y: 4, width: 8, height: 8))
+        big.addRect(Rect(x: 4, y: 4, width: 48, height: 48))
+        shape.path = small
+        shape.fillColor = .blue
+        r.addSublayer(shape)
+        let morph = BasicAnimation(keyPath: "path")
+        morph.fromValue = small
+        morph.toValue = big
+        morph.duration = 1
+        shape.add(morph, forKey: "morph")
+        let bitmap = try Bitmap(width: 64, height: 64)
+        let renderer = LayerRenderer()
+        renderer.render(r, at: 0, into: bitmap)
+        renderer.render(r, at: 0.5, into: bitmap)
+        #expect(bitmap[20, 20] == Color.blue.premultipliedPixel)                   // 4...32 at half-way
+        #expect(bitmap[40, 40] == Color.white.premultipliedPixel)
+        let shown = try #require(shape.presentation())
+        #expect(shown.path?.boundingBox == Rect(x: 4, y: 4, width: 28, height: 28))
+        #expect(shape.path == small)
+    }
+
+    @Test func sceneGolden() throws {
+        let r = root(120, 80)
+        let card = square(Rect(x: 10, y: 10, width: 60, height: 40), Color(rgb: 0x3366CC))
+        card.cornerRadius = 10
+        card.borderWidth = 3
+        card.borderColor = Color(rgb: 0x112244)
+        card.transform = Transform(rotationAngle: 0.2)
+        let shape = ShapeLayer()
+        var star = Path()
+        for i in 0..<10 {
+            let angle = Double(i) * .pi / 5 - .pi / 2
+            let radius = i % 2 == 0 ? 22.0 : 9.0
+            let p = Point(x: 90 + radius * cos(angle), y: 45 + radius * sin(angle))
+            if i == 0 { star.move(to: p) } else { star.addLine(to: p) }
+        }
+        star.closeSubpath()
+        shape.path = star
+        shape.fillColor = Color(rgb: 0xFFCC00)
+        shape.strokeColor = Color(rgb: 0x884400)
+        shape.lineWidth = 2
+        shape.lineJoin = .round
+        r.addSublayer(card)
+        r.addSublayer(shape)
+        let bitmap = try Bitmap(width: 120, height: 80)
+        LayerRenderer().render(r, at: 0, into: bitmap)
+        assertMatchesGolden(bitmap, named: "layer-scene", in: Bundle.module, tolerance: 2)
+        #expect(bitmap[40, 30] == Color(rgb: 0x3366CC).premultipliedPixel)
+        #expect(bitmap[90, 45] == Color(rgb: 0xFFCC00).premultipliedPixel)
+    }
+}
+}
