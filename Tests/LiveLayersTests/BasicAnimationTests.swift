@@ -27,6 +27,7 @@ extension RuntimeSuites {
     }
 
     @Test func fromToByTable() {
+        freshRuntime()
         #expect(halfway(from: 0, to: 100, by: nil) == 50)       // from → to
         #expect(halfway(from: 0, to: nil, by: 40) == 20)        // from → from + by
         #expect(halfway(from: nil, to: 100, by: 40) == 80)      // to − by → to
@@ -38,10 +39,12 @@ extension RuntimeSuites {
     }
 
     @Test func additiveAddsToTheModel() {
+        freshRuntime()
         #expect(halfway(from: 0, to: 100, by: nil, additive: true) == 60)
     }
 
     @Test func additiveAnimationsStack() throws {
+        freshRuntime()
         let layer = Layer()
         layer.position = Point(x: 0, y: 0)
         for (key, amount) in [("a", 10.0), ("b", 100.0)] {
@@ -57,6 +60,7 @@ extension RuntimeSuites {
     }
 
     @Test func cumulativeRepeatsContinueFromTheLastEnd() throws {
+        freshRuntime()
         let layer = Layer()
         let a = BasicAnimation(keyPath: "transform.rotation.z")
         a.fromValue = 0.0
@@ -75,6 +79,7 @@ extension RuntimeSuites {
     }
 
     @Test func rotationKeyPathTurnsAFullCircle() throws {
+        freshRuntime()
         let layer = Layer()
         let spin = BasicAnimation(keyPath: "transform.rotation.z")
         spin.fromValue = 0.0
@@ -87,6 +92,7 @@ extension RuntimeSuites {
     }
 
     @Test func transformSubPathsKeepTheOtherComponents() throws {
+        freshRuntime()
         let layer = Layer()
         layer.transform = Transform(scaleX: 2, y: 2)
         let move = BasicAnimation(keyPath: "transform.translation.x")
@@ -104,6 +110,7 @@ extension RuntimeSuites {
     }
 
     @Test func colorAndRectInterpolate() throws {
+        freshRuntime()
         let layer = Layer()
         let color = BasicAnimation(keyPath: "backgroundColor")
         color.fromValue = Color.red
@@ -122,6 +129,7 @@ extension RuntimeSuites {
     }
 
     @Test func mismatchedValueTypeIsIgnoredNotFatal() throws {
+        freshRuntime()
         let layer = Layer()
         layer.opacity = 0.3
         let wrong = BasicAnimation(keyPath: "opacity")
@@ -138,6 +146,7 @@ extension RuntimeSuites {
     }
 
     @Test func springSettlesOnTheTarget() throws {
+        freshRuntime()
         let spring = SpringAnimation(keyPath: "position.x")
         spring.fromValue = 0.0
         spring.toValue = 100.0
@@ -157,6 +166,7 @@ extension RuntimeSuites {
     }
 
     @Test func springClosedFormMatchesIntegration() {
+        freshRuntime()
         for (damping, velocity) in [(10.0, 0.0), (20.0, 3.0), (35.0, -2.0), (2.0, 1.0)] {
             let model = SpringModel(mass: 1, stiffness: 100, damping: damping, initialVelocity: velocity)
             // Semi-implicit Euler with a tiny step as the reference.

@@ -24,6 +24,7 @@ extension RuntimeSuites {
     }
 
     @Test func linearWithKeyTimesAndSegmentFunctions() {
+        freshRuntime()
         let k = KeyframeAnimation(keyPath: "opacity")
         k.values = [0.0, 1.0, 0.5]
         k.keyTimes = [0, 0.25, 1]
@@ -36,6 +37,7 @@ extension RuntimeSuites {
     }
 
     @Test func discreteHoldsEachValue() {
+        freshRuntime()
         let k = KeyframeAnimation(keyPath: "opacity")
         k.values = [0.1, 0.2, 0.3]
         k.keyTimes = [0, 0.5, 0.75, 1]
@@ -45,6 +47,7 @@ extension RuntimeSuites {
     }
 
     @Test func pacedSpreadsTimeByDistance() {
+        freshRuntime()
         let k = KeyframeAnimation(keyPath: "position")
         k.values = [Point(x: 0, y: 0), Point(x: 30, y: 0), Point(x: 40, y: 0)]
         k.keyTimes = [0, 0.9, 1]                          // ignored when paced
@@ -54,6 +57,7 @@ extension RuntimeSuites {
     }
 
     @Test func cubicPassesThroughEveryValueSmoothly() {
+        freshRuntime()
         let k = KeyframeAnimation(keyPath: "position.y")
         k.values = [0.0, 10.0, 0.0, 10.0]
         k.calculationMode = .cubic
@@ -66,6 +70,7 @@ extension RuntimeSuites {
     /// direction of travel, angle + π/2 for increasing angles, angle − π/2 for decreasing ones.
     @Test(arguments: [false, true])
     func rotationModeFollowsAnArc(clockwiseInCGTerms: Bool) {
+        freshRuntime()
         let center = Point(x: 100, y: 100), r = 50.0
         var arc = Path()
         arc.addArc(center: center, radius: r, startAngle: 0, endAngle: clockwiseInCGTerms ? -.pi : .pi,
@@ -86,6 +91,7 @@ extension RuntimeSuites {
     }
 
     @Test func autoReverseAddsAHalfTurnAndComposesWithTheTransform() {
+        freshRuntime()
         var line = Path()
         line.move(to: Point(x: 0, y: 0))
         line.addLine(to: Point(x: 100, y: 0))
@@ -101,6 +107,7 @@ extension RuntimeSuites {
     }
 
     @Test func groupRunsChildrenOnItsTimeline() throws {
+        freshRuntime()
         let layer = Layer()
         let fade = BasicAnimation(keyPath: "opacity")
         fade.fromValue = 0.0

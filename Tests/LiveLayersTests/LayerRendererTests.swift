@@ -24,6 +24,7 @@ extension RuntimeSuites {
     }
 
     @Test func firstFrameIsFullThenIdleFramesDrawNothing() throws {
+        freshRuntime()
         let r = root()
         r.addSublayer(square(Rect(x: 8, y: 8, width: 16, height: 16), .red))
         let bitmap = try Bitmap(width: 64, height: 64)
@@ -36,6 +37,7 @@ extension RuntimeSuites {
     }
 
     @Test func damageCoversOldAndNewBoundsOfAMovedLayer() throws {
+        freshRuntime()
         let r = root()
         let s = square(Rect(x: 8, y: 8, width: 8, height: 8), .red)
         r.addSublayer(s)
@@ -56,6 +58,7 @@ extension RuntimeSuites {
     }
 
     @Test func damagedFramesMatchFullRedraws() throws {
+        freshRuntime()
         // Animate several layers; every damage-tracked frame must equal a full redraw.
         let r = root(96, 96)
         let a = square(Rect(x: 4, y: 4, width: 20, height: 20), .red)
@@ -91,6 +94,7 @@ extension RuntimeSuites {
     }
 
     @Test func removingALayerDamagesWhereItWas() throws {
+        freshRuntime()
         let r = root()
         let s = square(Rect(x: 30, y: 30, width: 10, height: 10), .green)
         r.addSublayer(s)
@@ -104,6 +108,7 @@ extension RuntimeSuites {
     }
 
     @Test func opacityMasksToBoundsAndContentsGravity() throws {
+        freshRuntime()
         let r = root()
         let parent = square(Rect(x: 0, y: 0, width: 32, height: 32), .clear)
         parent.masksToBounds = true
@@ -127,6 +132,7 @@ extension RuntimeSuites {
     }
 
     @Test func shapeLayerPathAnimatesBetweenSameShapes() throws {
+        freshRuntime()
         let r = root()
         let shape = ShapeLayer()
         var small = Path(), big = Path()
@@ -152,6 +158,7 @@ extension RuntimeSuites {
     }
 
     @Test func sceneGolden() throws {
+        freshRuntime()
         let r = root(120, 80)
         let card = square(Rect(x: 10, y: 10, width: 60, height: 40), Color(rgb: 0x3366CC))
         card.cornerRadius = 10

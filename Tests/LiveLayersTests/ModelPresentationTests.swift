@@ -8,6 +8,7 @@ extension RuntimeSuites {
     init() { freshRuntime() }
 
     @Test func presentationIsAbsentUntilTheLayerIsCommitted() {
+        freshRuntime()
         let layer = Layer()
         #expect(layer.presentation() == nil)
         LayerClock.advance(to: 0.016)
@@ -19,6 +20,7 @@ extension RuntimeSuites {
     }
 
     @Test func modelStaysWhilePresentationAnimates() throws {
+        freshRuntime()
         let layer = Layer()
         layer.position = Point(x: 10, y: 10)
         let move = BasicAnimation(keyPath: "position")
@@ -39,6 +41,7 @@ extension RuntimeSuites {
     /// for every fill mode with and without removal on completion.
     @Test(arguments: [FillMode.removed, .forwards, .backwards, .both], [true, false])
     func fillModeRemovalAndDelay(fill: FillMode, removed: Bool) throws {
+        freshRuntime()
         freshRuntime()
         let layer = Layer()
         layer.opacity = 0.1
@@ -68,6 +71,7 @@ extension RuntimeSuites {
     }
 
     @Test func beginTimeZeroBecomesTheCommitTime() throws {
+        freshRuntime()
         freshRuntime(at: 5)
         let layer = Layer()
         let anim = BasicAnimation(keyPath: "opacity")
@@ -82,6 +86,7 @@ extension RuntimeSuites {
     }
 
     @Test func nonPositiveDurationTakesTheTransactionDuration() {
+        freshRuntime()
         let layer = Layer()
         let a = BasicAnimation(keyPath: "opacity")
         layer.add(a, forKey: "default")
@@ -94,6 +99,7 @@ extension RuntimeSuites {
     }
 
     @Test func addingCopiesTheAnimation() {
+        freshRuntime()
         let layer = Layer()
         let a = BasicAnimation(keyPath: "opacity")
         a.duration = 1
@@ -104,6 +110,7 @@ extension RuntimeSuites {
     }
 
     @Test func sameKeyReplacesAndStopsTheOldAnimation() throws {
+        freshRuntime()
         let layer = Layer()
         var stops: [(String, Bool)] = []
         let first = BasicAnimation(keyPath: "position.x")
@@ -128,6 +135,7 @@ extension RuntimeSuites {
     }
 
     @Test func startAndStopCallbacksFireAtTheirMediaTimes() {
+        freshRuntime()
         final class Recorder: AnimationDelegate {
             var log: [String] = []
             func animationDidStart(_ animation: Animation) { log.append("start \(LayerClock.currentTime)") }
@@ -146,6 +154,7 @@ extension RuntimeSuites {
     }
 
     @Test func removingStopsUnfinished() {
+        freshRuntime()
         let layer = Layer()
         var result: Bool?
         let a = BasicAnimation(keyPath: "opacity")
@@ -161,6 +170,7 @@ extension RuntimeSuites {
     }
 
     @Test func presentationTreeMirrorsTheModelTree() throws {
+        freshRuntime()
         let root = Layer(), child = Layer(), mask = Layer()
         root.addSublayer(child)
         root.mask = mask
@@ -173,6 +183,7 @@ extension RuntimeSuites {
     }
 
     @Test func layerTimingPausesAnimations() throws {
+        freshRuntime()
         let layer = Layer()
         let a = BasicAnimation(keyPath: "opacity")
         a.fromValue = 0.0
@@ -190,6 +201,7 @@ extension RuntimeSuites {
     }
 
     @Test func idleWhenNothingAnimates() {
+        freshRuntime()
         let layer = Layer()
         LayerClock.advance(to: 1)
         #expect(LayerClock.nextFrameTime == .infinity)

@@ -34,6 +34,7 @@ extension RuntimeSuites {
 
     @Test(arguments: [TimingFunction.linear, .easeIn, .easeOut, .easeInEaseOut, .default])
     func reversalIsContinuousAtManyTimes(curve: TimingFunction) {
+        freshRuntime()
         for i in 1..<50 {
             let tau = Double(i) / 50
             let r = reverse(at: tau, curve: curve)
@@ -47,6 +48,7 @@ extension RuntimeSuites {
     }
 
     @Test func reversalRetracesTheForwardPathInTime() {
+        freshRuntime()
         let curve = TimingFunction.easeInEaseOut
         let tau = 0.7
         let r = reverse(at: tau, curve: curve)
@@ -62,6 +64,7 @@ extension RuntimeSuites {
     }
 
     @Test func nothingToReverse() {
+        freshRuntime()
         let layer = Layer()
         #expect(layer.reverseAnimation(forKey: "none") == nil)
     }

@@ -8,6 +8,7 @@ extension RuntimeSuites {
     init() { freshRuntime() }
 
     @Test func completionRunsWhenTheLastAnimationFinishes() {
+        freshRuntime()
         let (_, arrow) = committedPair()
         var doneAt: Double?
         Transaction.begin()
@@ -27,6 +28,7 @@ extension RuntimeSuites {
     }
 
     @Test func completionRunsImmediatelyWithoutAnimations() {
+        freshRuntime()
         var ran = false
         Transaction.begin()
         Transaction.completionBlock = { ran = true }
@@ -35,6 +37,7 @@ extension RuntimeSuites {
     }
 
     @Test func completionCountsRemovedAnimations() {
+        freshRuntime()
         let layer = Layer()
         var ran = false
         Transaction.perform(changes: {
@@ -51,6 +54,7 @@ extension RuntimeSuites {
     }
 
     @Test func nestedTransactionsInheritAndRestore() {
+        freshRuntime()
         Transaction.begin()
         Transaction.animationDuration = 2
         Transaction.begin()
@@ -66,6 +70,7 @@ extension RuntimeSuites {
     }
 
     @Test func outerCompletionWaitsForNestedAnimations() {
+        freshRuntime()
         let layer = Layer()
         var outer = false, inner = false
         Transaction.begin()
@@ -85,6 +90,7 @@ extension RuntimeSuites {
     }
 
     @Test func implicitAnimationForNonRootLayers() throws {
+        freshRuntime()
         let (root, child) = committedPair()
         child.position = Point(x: 100, y: 0)
         root.position = Point(x: 100, y: 0)
@@ -102,6 +108,7 @@ extension RuntimeSuites {
     }
 
     @Test func implicitAnimationStartsFromTheShownValue() throws {
+        freshRuntime()
         let (_, child) = committedPair()
         Transaction.animationDuration = 1
         Transaction.animationTimingFunction = .linear
@@ -117,6 +124,7 @@ extension RuntimeSuites {
     }
 
     @Test func disableActionsAndNullActionTurnOffImplicitAnimation() {
+        freshRuntime()
         let (_, child) = committedPair()
         Transaction.begin()
         Transaction.disableActions = true
@@ -131,6 +139,7 @@ extension RuntimeSuites {
     }
 
     @Test func customActionsPerKey() throws {
+        freshRuntime()
         let (_, child) = committedPair()
         let slow = BasicAnimation()
         slow.duration = 4
@@ -151,6 +160,7 @@ extension RuntimeSuites {
     }
 
     @Test func animationsAddedInACompletionBlockBeginAtThatFrame() throws {
+        freshRuntime()
         let (_, child) = committedPair()
         Transaction.perform(duration: 1, changes: { child.opacity = 0 }, completion: {
             let back = BasicAnimation(keyPath: "opacity")

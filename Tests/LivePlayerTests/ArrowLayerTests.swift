@@ -25,6 +25,7 @@ import RasterTestSupport
     }
 
     @Test func customPropertiesAreCopiedIntoThePresentation() throws {
+        LayerRuntime.shared.reset()
         let arrow = ArrowLayer()
         arrow.thickness = 33
         arrow.lineJoin = .bevel
@@ -40,6 +41,7 @@ import RasterTestSupport
     }
 
     @Test func lengthAnimatesInATransactionWithACompletionBlock() throws {
+        LayerRuntime.shared.reset()
         let root = Layer()
         let arrow = ArrowLayer()
         root.addSublayer(arrow)
@@ -64,6 +66,7 @@ import RasterTestSupport
     }
 
     @Test func redrawsEveryFrameWhileTheLengthAnimates() throws {
+        LayerRuntime.shared.reset()
         let root = Layer()
         root.bounds = Rect(x: 0, y: 0, width: 100, height: 100)
         root.position = Point(x: 50, y: 50)
