@@ -1,29 +1,153 @@
-// LivePlayer: the command line.
+// LivePlayer: the command line (swift-argument-parser). Bad input exits with 64 (EX_USAGE).
+
 import ArgumentParser
+import Raster
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct LivePlayer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "live-player",
-        abstract: "Plays Core Animation scenes in an X11 window, rendered in software."
+        abstract: "Plays Core Animation scenes in an X11 window, rendered in software.",
+        discussion: """
+            Keys: g/space/Return go, r reverse, p pause, Right one frame (paused), s slow animations, \
+            f overlay, c screenshot, 1-6 orbit buttons, Tab next scene, q/Escape quit.
+            """
     )
 
-    static let scenes = ["arrow", "line", "rays", "orbit", "pk", "fillmodes"]
-
-    @Argument(help: "The scene to play: \(scenes.joined(separator: ", ")).")
+    @Argument(help: "The scene to play: \(SceneKind.allCases.map(\.rawValue).joined(separator: ", ")).")
     var scene: String?
 
-    @Flag(help: "List the scenes.")
+    @Flag(help: "List the scenes and exit.")
     var list = false
 
+    @Option(help: ArgumentHelp("Window or frame size, WxH (1...16384 each); default: the scene's.", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("Target frame rate: a number of frames per second, or max.", valueName: "N|max"))
+    var fps: String = "60"
+
+    @Option(help: ArgumentHelp("The X display to use; default: $DISPLAY.", valueName: "NAME"))
+    var display: String?
+
+    @Flag(name: .customLong("no-shm"), help: "Send frames with XPutImage instead of MIT-SHM.")
+    var noSharedMemory = false
+
+    @Flag(name: .customLong("no-overlay"), help: "Start with the FPS overlay hidden.")
+    var noOverlay = false
+
+    @Flag(help: "Press go at the start, and again after each completion.")
+    var autoplay = false
+
+    @Option(help: ArgumentHelp("A PNG image for the arrow scene, scaled to its square.", valueName: "FILE.png"))
+    var image: String?
+
+    @Flag(help: "Render off-screen on a virtual clock, without a window.")
+    var headless = false
+
+    @Option(help: ArgumentHelp("Headless: render this many frames (default: one whole go cycle).", valueName: "N"))
+    var frames: Int?
+
+    @Option(help: ArgumentHelp("Go at media time 0 and render exactly the frame at this time (headless).", valueName: "SECONDS"))
+    var at: Double?
+
+    @Option(help: ArgumentHelp("Write the last frame (headless) or the c key's screenshots to this PNG.", valueName: "FILE.png"))
+    var screenshot: String?
+
+    @Option(help: ArgumentHelp("Write per-frame stage timings and the summary to this JSON file.", valueName: "FILE.json"))
+    var stats: String?
+
+    @Flag(help: "Headless: pace frames at the target rate instead of as fast as possible.")
+    var realtime = false
+
+    /// The checked options; set by `validate()`.
+    private var options: PlayerOptions?
+
+    private enum CodingKeys: String, CodingKey {
+        case scene, list, size, fps, display, noSharedMemory, noOverlay, autoplay, image, headless, frames, at, screenshot, stats, realtime
+    }
+
+    mutating func validate() throws {
+        if list { return }
+        guard let scene else {
+            throw ValidationError("no scene given; scenes: \(SceneKind.names) (or --list)")
+        }
+        guard let kind = SceneKind(rawValue: scene) else {
+            throw ValidationError("unknown scene '\(scene)'; scenes: \(SceneKind.names)")
+        }
+        var options = PlayerOptions(scene: kind, width: kind.defaultSize.width, height: kind.defaultSize.height)
+        if let size {
+            let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+                throw ValidationError("--size must be WxH, such as 800x600; got '\(size)'")
+            }
+            guard (1...Bitmap.maximumSide).contains(w), (1...Bitmap.maximumSide).contains(h) else {
+                throw ValidationError("--size \(size): each side must be 1...\(Bitmap.maximumSide)")
+            }
+            options.width = w
+            options.height = h
+        }
+        if fps.lowercased() == "max" {
+            options.frameRate = .unlimited
+        } else if let n = Int(fps), (1...1000).contains(n) {
+            options.frameRate = .fixed(n)
+        } else {
+            throw ValidationError("--fps must be 1...1000 or max; got '\(fps)'")
+        }
+        if let frames {
+            guard frames > 0, frames <= 10_000_000 else { throw ValidationError("--frames must be 1...10000000; got \(frames)") }
+            options.frames = frames
+        }
+        if let at {
+            guard at.isFinite, at >= 0, at <= 1e6 else { throw ValidationError("--at must be a time in seconds, 0...1000000; got \(at)") }
+            options.at = at
+        }
+        if let image {
+            do { options.image = try Bitmap(pngFile: image) } catch {
+                throw ValidationError("cannot read the image '\(image)': \(error)")
+            }
+        }
+        if let screenshot { try Self.checkWritable(screenshot, option: "--screenshot") }
+        if let stats { try Self.checkWritable(stats, option: "--stats") }
+        options.displayName = display
+        options.usesSharedMemory = !noSharedMemory
+        options.showsOverlay = !noOverlay
+        options.autoplay = autoplay
+        options.headless = headless || at != nil
+        options.screenshotPath = screenshot
+        options.statsPath = stats
+        options.realtime = realtime
+        self.options = options
+    }
+
+    /// Fails unless `path` can be created or overwritten (its folder exists and is writable).
+    private static func checkWritable(_ path: String, option: String) throws {
+        guard !path.isEmpty else { throw ValidationError("\(option): empty path") }
+        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG, access(path, W_OK) == 0 else {
+                throw ValidationError("\(option): cannot write '\(path)'")
+            }
+        } else {
+            let dir = folder.isEmpty ? "/" : folder
+            guard stat(dir, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, access(dir, W_OK) == 0 else {
+                throw ValidationError("\(option): cannot write '\(path)': folder '\(dir)' is missing or not writable")
+            }
+        }
+    }
+
     mutating func run() throws {
-        if list || scene == nil {
-            for s in Self.scenes { print(s) }
+        if list {
+            for kind in SceneKind.allCases { print("\(padRight(kind.rawValue, 10)) \(kind.summary)") }
             return
         }
-        guard let scene, Self.scenes.contains(scene) else {
-            throw ValidationError("unknown scene '\(scene ?? "")'; scenes: \(Self.scenes.joined(separator: ", "))")
-        }
-        print("live-player: the '\(scene)' scene is not built yet")
+        guard let options else { throw ValidationError("no scene given") }
+        // run() is called on the main thread; the layer tree and the player live there.
+        nonisolated(unsafe) let checked = options
+        let status = MainActor.assumeIsolated { PlayerRun.start(checked) }
+        if status != 0 { throw ExitCode(status) }
     }
 }

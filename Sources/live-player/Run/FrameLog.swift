@@ -1,0 +1,40 @@
+// FrameLog: every frame's stage timings, for the summary line and --stats.
+
+/// The stage timings of one frame, in seconds.
+struct FrameRecord {
+    var mediaTime: Double
+    var animate: Double
+    var draw: Double
+    var composite: Double
+    var blit: Double
+    var dropped: Int
+
+    /// The frame's work: all stages added up.
+    var total: Double { animate + draw + composite + blit }
+}
+
+/// The frames of a run, kept in storage reserved up front (the hot path appends without
+/// allocating until `capacity`; beyond it, frames are counted but not kept).
+struct FrameLog {
+    private(set) var records: [FrameRecord] = []
+    private(set) var count = 0
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        records.reserveCapacity(capacity)
+    }
+
+    mutating func append(_ record: FrameRecord) {
+        count += 1
+        if records.count < capacity { records.append(record) }
+    }
+
+    /// The `p`-th percentile (0...1, nearest rank) of the kept frames' total time.
+    func totalPercentile(_ p: Double) -> Double {
+        guard !records.isEmpty else { return 0 }
+        let sorted = records.map(\.total).sorted()
+        let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+}

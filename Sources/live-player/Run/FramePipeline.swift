@@ -1,0 +1,139 @@
+// FramePipeline: one frame of a scene: animate, draw, composite; the same path with or without a window.
+
+import DisplayClock
+import LiveLayers
+import Raster
+
+/// Produces frames of a scene into a target bitmap, timing each stage on the display link.
+///
+/// The scene renders into its own bitmap, which keeps the last frame, so only damaged
+/// rectangles are redrawn. The composite stage copies those rectangles into the target (the
+/// window's frame buffer, or the same bitmap headless) and draws the overlay on top; the overlay
+/// area is re-copied every frame it is shown, so the scene under it is always restored.
+@MainActor
+final class FramePipeline {
+    let link: DisplayLink
+    private(set) var scene: any Scene
+    private(set) var kind: SceneKind
+    private let setup: SceneSetup
+    private let renderer = SceneRenderer()
+    private(set) var sceneBitmap: Bitmap
+    let overlay: FPSOverlay?
+    var isOverlayVisible: Bool
+    private var needsFullRedraw = true
+    private var sceneDamage: [IntRect] = []
+    /// The rectangles of the target that changed in the last frame.
+    private(set) var targetDamage: [IntRect] = []
+    private(set) var log: FrameLog
+    /// Called after each completed go cycle (`--autoplay` presses go again).
+    var onCycleComplete: (() -> Void)?
+
+    init(kind: SceneKind, setup: SceneSetup, link: DisplayLink, overlay: FPSOverlay?, logCapacity: Int) throws(BitmapError) {
+        self.kind = kind
+        self.setup = setup
+        self.link = link
+        self.overlay = overlay
+        self.isOverlayVisible = overlay != nil
+        sceneBitmap = try Bitmap(width: Int(setup.size.width), height: Int(setup.size.height))
+        scene = makeScene(kind, setup: setup)
+        log = FrameLog(capacity: logCapacity)
+        sceneDamage.reserveCapacity(64)
+        targetDamage.reserveCapacity(64)
+        connectScene()
+    }
+
+    private func connectScene() {
+        scene.onCycleComplete = { [weak self] in self?.onCycleComplete?() }
+    }
+
+    /// Replaces the scene with `kind`'s, appearing at the current media time.
+    func switchScene(to kind: SceneKind) {
+        self.kind = kind
+        var setup = self.setup
+        setup.size = Size(width: Double(sceneBitmap.width), height: Double(sceneBitmap.height))
+        scene = makeScene(kind, setup: setup)
+        connectScene()
+        needsFullRedraw = true
+    }
+
+    /// Re-allocates the scene's bitmap for a new frame size and lays the scene out again.
+    func resize(width: Int, height: Int) throws(BitmapError) {
+        sceneBitmap = try Bitmap(width: width, height: height)
+        scene.resize(to: Size(width: Double(width), height: Double(height)))
+        needsFullRedraw = true
+    }
+
+    /// Forces the next frame to redraw and send everything (overlay toggled, new target).
+    func invalidate() { needsFullRedraw = true }
+
+    /// Whether the pipeline has something to show without any animation running.
+    var hasPendingRedraw: Bool { needsFullRedraw }
+
+    /// Whether anything will change: an animation runs or waits, a layer needs display, the
+    /// scene counts frames.
+    var isAnimating: Bool {
+        LayerClock.nextFrameTime.isFinite || renderer.nextFrameTime.isFinite || scene.needsFrames
+    }
+
+    /// Animates, draws and composites the frame at `mediaTime` into `target`; the rectangles that
+    /// changed are in ``targetDamage``. Timings are recorded on the link for `frame`'s statistics.
+    func produceFrame(mediaTime: Double, into target: Bitmap, deliversTick: Bool = true) {
+        var start = CACurrentMediaTime()
+        if deliversTick { scene.frameDelivered() }
+        LayerClock.advance(to: mediaTime)
+        var now = CACurrentMediaTime()
+        let animate = now - start
+        link.recordStage(.animate, duration: animate)
+
+        start = now
+        let fullRedraw = needsFullRedraw
+        sceneDamage.removeAll(keepingCapacity: true)
+        renderer.render(scene.root, into: sceneBitmap, fullRedraw: fullRedraw, damage: &sceneDamage)
+        now = CACurrentMediaTime()
+        let draw = now - start
+        link.recordStage(.draw, duration: draw)
+
+        start = now
+        targetDamage.removeAll(keepingCapacity: true)
+        if fullRedraw || target !== sceneBitmap && (target.width != sceneBitmap.width || target.height != sceneBitmap.height) {
+            targetDamage.append(target.bounds)
+        } else {
+            targetDamage.append(contentsOf: sceneDamage)
+        }
+        let overlayRect = isOverlayVisible ? overlay?.frame(in: target.bounds) : nil
+        if let overlayRect { targetDamage.append(overlayRect) }
+        if target !== sceneBitmap {
+            for rect in targetDamage { copy(rect, from: sceneBitmap, to: target) }
+        }
+        if let overlay, let overlayRect {
+            overlay.draw(into: target, in: overlayRect, scene: kind, link: link)
+        }
+        needsFullRedraw = false
+        now = CACurrentMediaTime()
+        let composite = now - start
+        link.recordStage(.composite, duration: composite)
+        lastRecord = FrameRecord(mediaTime: mediaTime, animate: animate, draw: draw, composite: composite, blit: 0,
+                                 dropped: link.lastFrame?.droppedFrames ?? 0)
+    }
+
+    private var lastRecord: FrameRecord?
+
+    /// Completes the frame's record with its blit time and logs it.
+    func finishFrame(blit: Double) {
+        guard var record = lastRecord else { return }
+        if blit > 0 { link.recordStage(.present, duration: blit) }
+        record.blit = blit
+        log.append(record)
+        lastRecord = nil
+    }
+
+    private func copy(_ rect: IntRect, from source: Bitmap, to target: Bitmap) {
+        let r = rect.intersection(source.bounds).intersection(target.bounds)
+        guard !r.isEmpty else { return }
+        source.withUnsafeMutablePixels { src in
+            target.withRows(in: r) { y, row in
+                row.baseAddress!.update(from: src.baseAddress! + (y * source.stride + r.x), count: r.width)
+            }
+        }
+    }
+}

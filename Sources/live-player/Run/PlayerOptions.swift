@@ -1,0 +1,43 @@
+// PlayerOptions: the validated command line, as the player uses it.
+
+import Raster
+
+/// How fast the display link ticks.
+enum FrameRate: Equatable, CustomStringConvertible {
+    /// A target rate in frames per second.
+    case fixed(Int)
+    /// As fast as frames can be made (the link is unthrottled).
+    case unlimited
+
+    /// The frame interval the budget line and headless virtual clock use (60 Hz when unlimited).
+    var interval: Double {
+        if case let .fixed(n) = self { 1 / Double(n) } else { 1.0 / 60 }
+    }
+
+    var description: String {
+        switch self {
+        case let .fixed(n): "\(n) fps"
+        case .unlimited: "max"
+        }
+    }
+}
+
+/// Everything a run needs, checked: the scene exists, sizes and rates are in range, files can be
+/// read and written.
+struct PlayerOptions {
+    var scene: SceneKind
+    var width: Int
+    var height: Int
+    var frameRate: FrameRate = .fixed(60)
+    var displayName: String?
+    var usesSharedMemory = true
+    var showsOverlay = true
+    var autoplay = false
+    var image: Bitmap?
+    var headless = false
+    var frames: Int?
+    var at: Double?
+    var screenshotPath: String?
+    var statsPath: String?
+    var realtime = false
+}

@@ -1,0 +1,61 @@
+// PlayerRun: picks the windowed or headless player, and ends every run the same way.
+
+import Raster
+import X11Presenter
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts a run and returns its exit status.
+@MainActor
+enum PlayerRun {
+    static func start(_ options: PlayerOptions) -> Int32 {
+        // A write to a dead X connection must end in a clear message, not a silent SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        guard !options.headless else { return HeadlessPlayer(options: options).run() }
+        let window: X11Window
+        do {
+            let size = (options.width, options.height)
+            window = try X11Window(.init(displayName: options.displayName, title: "live-player: \(options.scene.rawValue)",
+                                         width: size.0, height: size.1, usesSharedMemory: options.usesSharedMemory))
+        } catch {
+            switch error {
+            case .noDisplayNamed, .cannotOpenDisplay:
+                printError("\(error); running headless")
+                return HeadlessPlayer(options: options).run()
+            default:
+                printError("\(error)")
+                return 1
+            }
+        }
+        return WindowedPlayer(options: options, window: window).run()
+    }
+}
+
+/// Writes `message` to stderr as `live-player: message`.
+func printError(_ message: String) {
+    let line = "live-player: \(message)\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}
+
+/// Writes `report` to `--stats`, if given; false (after saying why) when it cannot.
+func writeStats(_ report: RunReport, to path: String?) -> Bool {
+    guard let path else { return true }
+    guard let file = fopen(path, "w") else {
+        printError("cannot write --stats '\(path)'")
+        return false
+    }
+    defer { fclose(file) }
+    return report.json.withCString { fputs($0, file) >= 0 }
+}
+
+/// Writes `bitmap` as PNG to `path`; false (after saying why) when it cannot.
+func writeScreenshot(_ bitmap: Bitmap, to path: String) -> Bool {
+    do {
+        try bitmap.writePNG(to: path)
+        return true
+    } catch {
+        printError("cannot write the screenshot '\(path)': \(error)")
+        return false
+    }
+}

@@ -1,0 +1,42 @@
+// Scene: what every scene offers the player: a layer tree, go and reverse.
+
+import LiveLayers
+import Raster
+
+/// A scene: a layer tree that the player renders, and what go and reverse do to it.
+///
+/// Scenes are deterministic: the same media time gives the same pixels. They live on the main
+/// actor with the layer tree.
+@MainActor
+protocol Scene: AnyObject {
+    /// The root of the scene's layer tree; its bounds fill the frame.
+    var root: Layer { get }
+    /// Starts the scene's animation (g, space, Return).
+    func go()
+    /// Plays the scene's animation backwards from where it is, without a jump (r).
+    func reverse()
+    /// Lays the tree out for a new frame size.
+    func resize(to size: Size)
+    /// Called once per delivered display-link frame, before the layer clock advances; for
+    /// scenes that count frames (line).
+    func frameDelivered()
+    /// Whether the scene needs frames even though no layer animation is running.
+    var needsFrames: Bool { get }
+    /// A digit key (orbit's buttons).
+    func choose(_ digit: Int)
+    /// Called when a go cycle has completed (for `--autoplay`).
+    var onCycleComplete: (() -> Void)? { get set }
+}
+
+extension Scene {
+    func frameDelivered() {}
+    var needsFrames: Bool { false }
+    func choose(_ digit: Int) {}
+}
+
+/// What a scene is made with.
+struct SceneSetup {
+    var size: Size
+    /// The arrow scene's picture (`--image`), or `nil` for the built-in one.
+    var image: Bitmap?
+}
