@@ -6,6 +6,11 @@ import Raster
 
 /// Produces frames of a scene into a target bitmap, timing each stage on the display link.
 ///
+/// Stages: *animate* advances the scene and the layer clock (commits, callbacks, presentation
+/// values); *draw* is the layer renderer (custom layers' drawing and compositing of the tree
+/// into the scene bitmap, damaged rectangles only); *composite* copies the damage into the
+/// target and draws the overlay; the window adds *blit* (`present`).
+///
 /// The scene renders into its own bitmap, which keeps the last frame, so only damaged
 /// rectangles are redrawn. The composite stage copies those rectangles into the target (the
 /// window's frame buffer, or the same bitmap headless) and draws the overlay on top; the overlay
@@ -16,7 +21,11 @@ final class FramePipeline {
     private(set) var scene: any Scene
     private(set) var kind: SceneKind
     private let setup: SceneSetup
-    private let renderer = SceneRenderer()
+    private let renderer: LayerRenderer = {
+        let renderer = LayerRenderer()
+        renderer.clearColor = .black
+        return renderer
+    }()
     private(set) var sceneBitmap: Bitmap
     let overlay: FPSOverlay?
     var isOverlayVisible: Bool
@@ -72,14 +81,14 @@ final class FramePipeline {
     /// Whether anything will change: an animation runs or waits, a layer needs display, the
     /// scene counts frames.
     var isAnimating: Bool {
-        LayerClock.nextFrameTime.isFinite || renderer.nextFrameTime.isFinite || scene.needsFrames
+        renderer.nextFrameTime.isFinite || scene.needsFrames
     }
 
     /// Animates, draws and composites the frame at `mediaTime` into `target`; the rectangles that
     /// changed are in ``targetDamage``. Timings are recorded on the link for `frame`'s statistics.
     func produceFrame(mediaTime: Double, into target: Bitmap, deliversTick: Bool = true) {
         var start = CACurrentMediaTime()
-        if deliversTick { scene.frameDelivered() }
+        if deliversTick { scene.frameDelivered(at: mediaTime) }
         LayerClock.advance(to: mediaTime)
         var now = CACurrentMediaTime()
         let animate = now - start
@@ -88,7 +97,7 @@ final class FramePipeline {
         start = now
         let fullRedraw = needsFullRedraw
         sceneDamage.removeAll(keepingCapacity: true)
-        renderer.render(scene.root, into: sceneBitmap, fullRedraw: fullRedraw, damage: &sceneDamage)
+        sceneDamage.append(contentsOf: renderer.render(scene.root, at: mediaTime, into: sceneBitmap))
         now = CACurrentMediaTime()
         let draw = now - start
         link.recordStage(.draw, duration: draw)

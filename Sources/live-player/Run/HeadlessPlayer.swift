@@ -40,7 +40,7 @@ struct HeadlessPlayer {
             pipeline.scene.go()
             var tick = 0
             while Double(tick) * interval < at {
-                pipeline.scene.frameDelivered()
+                pipeline.scene.frameDelivered(at: base + Double(tick) * interval)
                 LayerClock.advance(to: base + Double(tick) * interval)
                 tick += 1
             }

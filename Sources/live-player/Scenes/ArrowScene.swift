@@ -1,16 +1,22 @@
 // ArrowScene: an image in the largest centred square, masked by the seed's circular arrow.
-// Interim: the ArrowLayer mask arrives with LiveLayers' ArrowLayer.
 
 import LiveLayers
 import Raster
 
+/// The seed's ArrowLayer answer: an image fills the largest centred square (side S) and its
+/// layer's mask is an ``ArrowLayer`` with frame = the image's bounds, outer radius S/2,
+/// thickness 60·S/600, start −π/2, head π/16, white fill. The background (#202020) shows
+/// wherever the masked image does not. Go sweeps `lengthRadians` from 0 to 2π, linear, 2 s,
+/// autoreversing, in a transaction whose completion block shows the "press g" hint again.
 @MainActor
 final class ArrowScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
     private let imageLayer = Layer()
+    private let arrow = ArrowLayer()
     private let hint: Hint
     private let picture: Bitmap
+    private static let key = "sweep"
 
     init(setup: SceneSetup) {
         picture = setup.image ?? Self.builtInPicture()
@@ -18,6 +24,11 @@ final class ArrowScene: Scene {
         root.backgroundColor = Color(rgb: 0x202020)
         imageLayer.contents = picture
         imageLayer.contentsGravity = .resize
+        arrow.startRadians = -.pi / 2
+        arrow.headLengthRadians = .pi / 16
+        arrow.fillColor = .white
+        arrow.lengthRadians = 0
+        imageLayer.mask = arrow
         root.addSublayer(imageLayer)
         root.addSublayer(hint.layer)
         resize(to: setup.size)
@@ -30,12 +41,49 @@ final class ArrowScene: Scene {
             root.position = Point(x: size.width / 2, y: size.height / 2)
             imageLayer.bounds = Rect(x: 0, y: 0, width: side, height: side)
             imageLayer.position = Point(x: size.width / 2, y: size.height / 2)
+            arrow.frame = imageLayer.bounds
+            arrow.thickness = 60 * side / 600
+            arrow.setNeedsDisplay()
         }
         hint.layout(in: size)
     }
 
-    func go() {}
-    func reverse() {}
+    /// The seed's animation, from the start.
+    func go() {
+        sweep(from: 0, to: 2 * .pi, duration: 2, autoreverses: true, completesCycle: true)
+    }
+
+    /// Turns a running sweep back from where it is; when idle, sweeps backwards from 2π to 0.
+    func reverse() {
+        if let running = arrow.animation(forKey: Self.key) as? BasicAnimation, running.autoreverses == false,
+           arrow.reverseAnimation(forKey: Self.key) != nil {
+            return
+        }
+        if arrow.animation(forKey: Self.key) != nil {
+            // In flight (the autoreversing sweep): back to 0 from the value on screen, at the same speed.
+            let now = arrow.presentation()?.lengthRadians ?? arrow.lengthRadians
+            sweep(from: now, to: 0, duration: 2 * abs(now) / (2 * .pi), autoreverses: false, completesCycle: false)
+        } else {
+            sweep(from: 2 * .pi, to: 0, duration: 2, autoreverses: false, completesCycle: false)
+        }
+    }
+
+    private func sweep(from: Double, to: Double, duration: Double, autoreverses: Bool, completesCycle: Bool) {
+        hint.isVisible = false
+        Transaction.begin()
+        Transaction.completionBlock = { [weak self] in
+            self?.hint.isVisible = true
+            if completesCycle { self?.onCycleComplete?() }
+        }
+        let animation = BasicAnimation(keyPath: "lengthRadians")
+        animation.fromValue = from
+        animation.toValue = to
+        animation.duration = max(duration, 1.0 / 60)
+        animation.timingFunction = .linear
+        animation.autoreverses = autoreverses
+        arrow.add(animation, forKey: Self.key)
+        Transaction.commit()
+    }
 
     /// The built-in picture: a 512×512 sunset of gradients and circles, deterministic.
     static func builtInPicture() -> Bitmap {

@@ -17,9 +17,9 @@ protocol Scene: AnyObject {
     func reverse()
     /// Lays the tree out for a new frame size.
     func resize(to size: Size)
-    /// Called once per delivered display-link frame, before the layer clock advances; for
-    /// scenes that count frames (line).
-    func frameDelivered()
+    /// Called once per delivered display-link frame, before the layer clock advances to the
+    /// frame's `mediaTime`; for scenes that count frames (line).
+    func frameDelivered(at mediaTime: Double)
     /// Whether the scene needs frames even though no layer animation is running.
     var needsFrames: Bool { get }
     /// A digit key (orbit's buttons).
@@ -29,7 +29,7 @@ protocol Scene: AnyObject {
 }
 
 extension Scene {
-    func frameDelivered() {}
+    func frameDelivered(at mediaTime: Double) {}
     var needsFrames: Bool { false }
     func choose(_ digit: Int) {}
 }
