@@ -192,3 +192,46 @@ import Testing
         #expect(diff <= 1)
     }
 }
+
+@Suite struct GraphicsContextStrokeTests {
+    @Test func strokeStartAndEndDrawPartOfThePath() throws {
+        let bitmap = try Bitmap(width: 60, height: 20)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.setStrokeColor(.white)
+        ctx.setLineWidth(2)
+        var line = Path()
+        line.move(to: Point(x: 10, y: 10))
+        line.addLine(to: Point(x: 50, y: 10))
+        ctx.stroke(line, from: 0.25, to: 0.5)
+        #expect(bitmap[25, 9] == 0xFFFF_FFFF && bitmap[29, 10] == 0xFFFF_FFFF)
+        #expect(bitmap[15, 9] == 0 && bitmap[35, 9] == 0)
+    }
+
+    /// Under a scaling transform the line width scales too, as in Core Graphics.
+    @Test func lineWidthScalesWithTheTransform() throws {
+        let bitmap = try Bitmap(width: 40, height: 40)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.scaleBy(x: 4, y: 4)
+        ctx.setStrokeColor(.white)
+        ctx.setLineWidth(1)
+        ctx.move(to: Point(x: 1, y: 5))
+        ctx.addLine(to: Point(x: 9, y: 5))
+        ctx.strokePath()
+        #expect(bitmap[20, 18] == 0xFFFF_FFFF && bitmap[20, 21] == 0xFFFF_FFFF)
+        #expect(bitmap[20, 17] == 0 && bitmap[20, 22] == 0)
+    }
+}
+
+@Suite struct BitmapViewTests {
+    @Test func drawingIntoAViewDrawsIntoItsRegionOnly() throws {
+        let bitmap = try Bitmap(width: 20, height: 10)
+        let view = try #require(bitmap.view(of: IntRect(x: 5, y: 2, width: 6, height: 4)))
+        #expect(view.width == 6 && view.height == 4 && view.stride == 20)
+        let ctx = GraphicsContext(bitmap: view)
+        ctx.setFillColor(.red)
+        ctx.fill(Rect(x: -100, y: -100, width: 1000, height: 1000))
+        #expect(bitmap[5, 2] == 0xFFFF_0000 && bitmap[10, 5] == 0xFFFF_0000)
+        #expect(bitmap[4, 2] == 0 && bitmap[11, 5] == 0 && bitmap[5, 1] == 0 && bitmap[5, 6] == 0)
+        #expect(bitmap.view(of: IntRect(x: 30, y: 0, width: 5, height: 5)) == nil)
+    }
+}

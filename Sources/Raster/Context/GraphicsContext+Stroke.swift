@@ -17,9 +17,18 @@ extension GraphicsContext {
         state.dashLengths = style.dashLengths
     }
 
+    /// Strokes the part of `path` (user space) between the fractions `strokeStart` and
+    /// `strokeEnd` of its length, as `CAShapeLayer`'s strokeStart and strokeEnd do.
+    public func stroke(_ path: Path, from strokeStart: Double, to strokeEnd: Double) {
+        guard state.ctm.inverted() != nil else { return }
+        let outline = strokeOutline(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd)
+        fill(outline, transform: state.ctm, rule: .winding, paint: .solid(state.strokeColor))
+    }
+
     /// The outline of `userPath`'s stroke in user space, flattened finely enough that it stays
-    /// within 0.1 device pixels after the current transform.
-    func strokeOutline(of userPath: Path) -> Path {
-        userPath.strokedOutline(strokeStyle, tolerance: 0.1 / max(1e-9, state.ctm.maximumScale))
+    /// within 0.1 device pixels after the current transform. Reuses the context's buffers.
+    func strokeOutline(of userPath: Path, strokeStart: Double = 0, strokeEnd: Double = 1) -> Path {
+        pathStroker.outline(of: userPath, style: strokeStyle, tolerance: 0.1 / max(1e-9, state.ctm.maximumScale),
+                            strokeStart: strokeStart, strokeEnd: strokeEnd)
     }
 }

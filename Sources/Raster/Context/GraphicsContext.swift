@@ -30,6 +30,10 @@ public final class GraphicsContext {
     private let coverageRow: ScratchArray<UInt8>
     private let gradientTable = ScratchArray<UInt32>(capacity: 256)
     private var maskPool: [AlphaMask] = []
+    /// Stroke outlines are built here, reusing buffers from frame to frame.
+    var pathStroker = PathStroker()
+    /// A device path mapped back to user space for stroking.
+    var strokeSource = Path()
 
     /// Creates a context drawing into `bitmap`, clipped to the whole bitmap, with the identity transform.
     public init(bitmap: Bitmap) {
@@ -179,7 +183,7 @@ public final class GraphicsContext {
 
     /// Strokes `path` (user space) without touching the current path.
     public func stroke(_ path: Path) {
-        strokeDevicePath(path.applying(state.ctm))
+        stroke(path, from: 0, to: 1)
     }
 
     /// Fills `rect` (user space) with the fill paint.
@@ -331,10 +335,13 @@ public final class GraphicsContext {
     }
 
     /// Strokes a device-space path with the current line style (stroked in user space, so the
-    /// line width scales with the transform as in Core Graphics).
-    func strokeDevicePath(_ devicePath: Path) {
+    /// line width scales with the transform as in Core Graphics), between the fractions
+    /// `strokeStart` and `strokeEnd` of its length.
+    func strokeDevicePath(_ devicePath: Path, strokeStart: Double = 0, strokeEnd: Double = 1) {
         guard let inverse = state.ctm.inverted() else { return }
-        let outline = strokeOutline(of: devicePath.applying(inverse))
+        strokeSource.removeAll()
+        strokeSource.addPath(devicePath, transform: inverse)
+        let outline = strokeOutline(of: strokeSource, strokeStart: strokeStart, strokeEnd: strokeEnd)
         fill(outline, transform: state.ctm, rule: .winding, paint: .solid(state.strokeColor))
     }
 

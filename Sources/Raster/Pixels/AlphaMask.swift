@@ -2,11 +2,16 @@
 
 /// A rectangle of 8-bit coverage values (0 = uncovered, 255 = fully covered).
 ///
-/// Fill paths into a mask once, then use it to clip drawing with
-/// ``GraphicsContext/clip(toMask:)-(AlphaMask)`` or ``GraphicsContext/draw(_:through:)``. It is
-/// a quarter the size of a ``Bitmap`` and filling it writes only coverage, so it is the fast route
-/// for masking an image by a shape that changes every frame. The mask remembers the region it has
-/// written since the last ``clear()``, so clearing touches only that.
+/// Fill paths into a mask, then use it to clip drawing with ``GraphicsContext/clip(toMask:)`` or
+/// ``GraphicsContext/draw(_:at:through:)``. It is a quarter the size of a ``Bitmap`` and filling
+/// it writes only coverage. The mask remembers the region it has written since the last
+/// ``clear()``, so clearing touches only that.
+///
+/// Which route to mask an image by a shape: when the shape is known as a path, filling the path
+/// with the image as paint (`setFillPaint(.image(…))`, then `fill(path)`) is fastest, because
+/// only the shape's spans are touched. Measured with the arrow sweep at 1920x1080 (RasterBenchmarks,
+/// including the opaque background): 0.43 ms per frame directly, 0.61 ms through a mask. A mask
+/// pays off when one shape masks several drawings, or when the mask is itself drawn content.
 public final class AlphaMask {
     /// The width in pixels.
     public let width: Int

@@ -74,7 +74,27 @@ public final class Bitmap {
         self.release = nil
     }
 
+    /// A view of `parent`'s pixels starting at `origin`, keeping `parent` alive.
+    private init(viewOf parent: Bitmap, at origin: UnsafeMutablePointer<UInt32>, width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        self.stride = parent.stride
+        self.pixels = origin
+        self.release = { _ in withExtendedLifetime(parent) {} }
+    }
+
     deinit { release?(pixels) }
+
+    /// A bitmap that shares this bitmap's pixels in `region` (clipped to the bitmap), with its
+    /// own origin at the region's top-left: drawing into the view draws into this bitmap, which
+    /// the view keeps alive. `nil` if nothing of `region` is inside the bitmap.
+    ///
+    /// For redrawing a damaged rectangle: a ``GraphicsContext`` on the view touches only it.
+    public func view(of region: IntRect) -> Bitmap? {
+        let r = region.intersection(bounds)
+        guard !r.isEmpty else { return nil }
+        return Bitmap(viewOf: self, at: pixels + r.y * stride + r.x, width: r.width, height: r.height)
+    }
 
     /// The whole bitmap as a pixel rectangle.
     public var bounds: IntRect { IntRect(x: 0, y: 0, width: width, height: height) }
