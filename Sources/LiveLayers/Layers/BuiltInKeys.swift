@@ -12,16 +12,16 @@ import Raster
 enum BuiltInKeys {
     static let accessors: [String: AnyPropertyAccessor] = {
         var table: [String: AnyPropertyAccessor] = [:]
-        @MainActor func add<V: Interpolatable>(_ key: String, _ keyPath: WritableKeyPath<LayerState, V>) {
+        @MainActor func add<V: Interpolatable>(_ key: String, _ keyPath: any WritableKeyPath<LayerState, V> & Sendable) {
             table[key] = PropertyAccessor<V>(key: key, get: { $0.state[keyPath: keyPath] },
                                              set: { $0.state[keyPath: keyPath] = $1 })
         }
-        @MainActor func add<V: Interpolatable>(_ key: String, get: @escaping @MainActor (LayerState) -> V,
-                                    set: @escaping @MainActor (inout LayerState, V) -> Void) {
+        @MainActor func add<V: Interpolatable>(_ key: String, get: @escaping @Sendable @MainActor (LayerState) -> V,
+                                    set: @escaping @Sendable @MainActor (inout LayerState, V) -> Void) {
             table[key] = PropertyAccessor<V>(key: key, get: { get($0.state) }, set: { set(&$0.state, $1) })
         }
-        @MainActor func component(_ key: String, get: @escaping (TransformComponents) -> Double,
-                       set: @escaping (inout TransformComponents, Double) -> Void) {
+        @MainActor func component(_ key: String, get: @escaping @Sendable (TransformComponents) -> Double,
+                       set: @escaping @Sendable (inout TransformComponents, Double) -> Void) {
             add(key, get: { get(TransformComponents($0.transform)) },
                 set: { state, value in
                     var c = TransformComponents(state.transform)
