@@ -34,6 +34,7 @@ public final class GraphicsContext {
     var pathStroker = PathStroker()
     /// A device path mapped back to user space for stroking.
     var strokeSource = Path()
+    private var rectScratch = Path()
 
     /// Creates a context drawing into `bitmap`, clipped to the whole bitmap, with the identity transform.
     public init(bitmap: Bitmap) {
@@ -117,7 +118,7 @@ public final class GraphicsContext {
         appendUserScratch(connecting: true)
     }
     /// Adds a closed rectangle.
-    public func addRect(_ rect: Rect) { path.addPath(Self.rectPath(rect), transform: state.ctm) }
+    public func addRect(_ rect: Rect) { path.addPath(rectPath(rect), transform: state.ctm) }
     /// Adds a closed ellipse inscribed in `rect`.
     public func addEllipse(in rect: Rect) {
         userScratch.removeAll()
@@ -140,10 +141,11 @@ public final class GraphicsContext {
         }
     }
 
-    static func rectPath(_ rect: Rect) -> Path {
-        var p = Path()
-        p.addRect(rect)
-        return p
+    /// `rect` as a path, built in a reused buffer (valid until the next call).
+    func rectPath(_ rect: Rect) -> Path {
+        rectScratch.removeAll()
+        rectScratch.addRect(rect)
+        return rectScratch
     }
 
     // MARK: Drawing
@@ -189,11 +191,11 @@ public final class GraphicsContext {
     /// Fills `rect` (user space) with the fill paint.
     public func fill(_ rect: Rect) {
         if fillAlignedRect(rect) { return }
-        fill(Self.rectPath(rect), transform: state.ctm, rule: .winding, paint: state.fillPaint)
+        fill(rectPath(rect), transform: state.ctm, rule: .winding, paint: state.fillPaint)
     }
 
     /// Strokes the outline of `rect`.
-    public func stroke(_ rect: Rect) { stroke(Self.rectPath(rect)) }
+    public func stroke(_ rect: Rect) { stroke(rectPath(rect)) }
 
     /// Makes `rect` (user space) transparent, within the clip (CGContextClearRect).
     public func clear(_ rect: Rect) {
@@ -201,7 +203,7 @@ public final class GraphicsContext {
         state.blendMode = .clear
         defer { state.blendMode = saved }
         if fillAlignedRect(rect) { return }
-        fill(Self.rectPath(rect), transform: state.ctm, rule: .winding, paint: .solid(.black))
+        fill(rectPath(rect), transform: state.ctm, rule: .winding, paint: .solid(.black))
     }
 
     /// Draws `image` scaled to fill `rect` (user space), sampled bilinearly.
@@ -214,7 +216,7 @@ public final class GraphicsContext {
         let toUser = Transform(a: r.width / Double(image.width), b: 0, c: 0, d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
         let paint = Paint.image(image, transform: toUser)
         if fillAlignedRect(rect, paint: paint) { return }
-        fill(Self.rectPath(rect), transform: state.ctm, rule: .winding, paint: paint)
+        fill(rectPath(rect), transform: state.ctm, rule: .winding, paint: paint)
     }
 
     /// Draws `image` with its top-left corner at `origin` (user space), at its own size, through
@@ -233,7 +235,7 @@ public final class GraphicsContext {
 
     /// Intersects the clip with the current path's interior under `rule`, then discards the path.
     public func clip(using rule: FillRule = .winding) {
-        clipToDevicePath(path, rule: rule)
+        clipToPath(path, transform: .identity, rule: rule)
         path.removeAll()
     }
 
@@ -243,7 +245,7 @@ public final class GraphicsContext {
             state.clipBounds = state.clipBounds.intersection(pixels)
             return
         }
-        clipToDevicePath(Self.rectPath(rect).applying(state.ctm), rule: .winding)
+        clipToPath(rectPath(rect), transform: state.ctm, rule: .winding)
     }
 
     /// Intersects the clip with the alpha of `mask` stretched over `rect` (user space): the mask's
@@ -258,7 +260,7 @@ public final class GraphicsContext {
         let shader = Shader(.image(mask, transform: toUser), ctm: state.ctm, table: gradientTable.base)
         let newMask = takeMask()
         rasterizer.begin(clip: state.clipBounds)
-        rasterizer.add(Self.rectPath(rect), transform: state.ctm)
+        rasterizer.add(rectPath(rect), transform: state.ctm)
         var sink = AlphaWriter(mask: newMask, shader: shader, scratch: sourceRow.base)
         rasterizer.render(rule: .winding, into: &sink)
         installClipMask(newMask, covered: sink.covered)
@@ -345,10 +347,11 @@ public final class GraphicsContext {
         fill(outline, transform: state.ctm, rule: .winding, paint: .solid(state.strokeColor))
     }
 
-    private func clipToDevicePath(_ devicePath: Path, rule: FillRule) {
+    /// Intersects the clip with `path` mapped by `transform` (to device space).
+    private func clipToPath(_ path: Path, transform: Transform, rule: FillRule) {
         let newMask = takeMask()
         rasterizer.begin(clip: state.clipBounds)
-        rasterizer.add(devicePath, transform: .identity)
+        rasterizer.add(path, transform: transform)
         var sink = MaskWriter(values: newMask.values, stride: newMask.width)
         rasterizer.render(rule: rule, into: &sink)
         let covered = sink.maxX >= sink.minX

@@ -94,14 +94,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
 
     /// The bounding box of this rectangle's four corners after `transform`.
     public func applying(_ transform: Transform) -> Rect {
-        let corners = [
-            Point(x: minX, y: minY), Point(x: maxX, y: minY),
-            Point(x: minX, y: maxY), Point(x: maxX, y: maxY),
-        ].map { $0.applying(transform) }
-        var x0 = corners[0].x, y0 = corners[0].y, x1 = x0, y1 = y0
-        for c in corners.dropFirst() {
-            x0 = min(x0, c.x); y0 = min(y0, c.y); x1 = max(x1, c.x); y1 = max(y1, c.y)
-        }
+        // Four corners without an array: this runs per draw call and must not allocate.
+        let p0 = Point(x: minX, y: minY).applying(transform), p1 = Point(x: maxX, y: minY).applying(transform)
+        let p2 = Point(x: minX, y: maxY).applying(transform), p3 = Point(x: maxX, y: maxY).applying(transform)
+        let x0 = min(min(p0.x, p1.x), min(p2.x, p3.x)), y0 = min(min(p0.y, p1.y), min(p2.y, p3.y))
+        let x1 = max(max(p0.x, p1.x), max(p2.x, p3.x)), y1 = max(max(p0.y, p1.y), max(p2.y, p3.y))
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 

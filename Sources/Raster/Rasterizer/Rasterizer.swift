@@ -178,8 +178,10 @@ final class Rasterizer {
         let firstRow = max(0, Int(minY.rounded(.down)))
         let endRow = min(clip.height, Int(maxY.rounded(.up)))
         guard endRow > firstRow else { return }
-        let bandRows = max(1, min(endRow - firstRow, Self.maximumBandCells / cellStride))
+        // Sized by the clip, not the shape, so a growing shape does not regrow the buffer each frame.
+        let bandRows = max(1, min(clip.height, Self.maximumBandCells / cellStride))
         accumulation.ensureFilled(bandRows * cellStride, with: 0)
+        rowHead.reserve(bandRows)
         coverage.reserve(cellStride)
         var bandStart = firstRow
         while bandStart < endRow {
