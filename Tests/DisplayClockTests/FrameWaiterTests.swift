@@ -82,11 +82,27 @@ import Testing
         clock.wait(until: .infinity)  // returns: an endless sleep is never meant
     }
 
-    @Test func timerSlackCanBeLowered() {
-        guard let before = TimerSlack.current else { return }
+    @Test func timerSlackCanBeLowered() throws {
+        let before = try #require(TimerSlack.current)
+        defer { TimerSlack.set(nanoseconds: before) }
         #expect(TimerSlack.set(nanoseconds: 1))
         #expect(TimerSlack.current == 1)
         #expect(!TimerSlack.set(nanoseconds: 0))
-        TimerSlack.set(nanoseconds: before)
+
+        TimerSlack.set(nanoseconds: 50_000)
+        MonotonicClock(timerSlack: nil).wait(until: 0)
+        #expect(TimerSlack.current == 50_000)
+        MonotonicClock().wait(until: 0)
+        #expect(TimerSlack.current == 1)
+    }
+
+    /// Granted only with the privilege (root or CAP_SYS_NICE); either way the thread ends normal.
+    @Test func realtimeSchedulingIsRestored() {
+        if RealtimeScheduling.request(priority: 1) {
+            #expect(RealtimeScheduling.isActive)
+        }
+        RealtimeScheduling.restoreNormal()
+        #expect(!RealtimeScheduling.isActive)
+        #expect(!RealtimeScheduling.request(priority: 0))
     }
 }
