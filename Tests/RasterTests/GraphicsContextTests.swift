@@ -49,6 +49,11 @@ import Testing
         ctx.setBlendMode(.normal)
         ctx.clear(Rect(x: 20, y: 0, width: 5, height: 5))
         #expect(ctx.bitmap[22, 2] == 0 && ctx.bitmap[25, 2] == 0xFF00_FF00)
+        // Clearing ignores the global alpha (as CGContextClearRect).
+        ctx.setAlpha(0.3)
+        ctx.clear(Rect(x: 20, y: 5, width: 2, height: 2))
+        #expect(ctx.bitmap[20, 5] == 0)
+        ctx.setAlpha(1)
         // Clearing half a pixel halves it.
         ctx.clear(Rect(x: 30, y: 0, width: 0.5, height: 1))
         #expect(ctx.bitmap[30, 0] == 0x7F00_7F00)  // coverage 128 of 255 leaves 127

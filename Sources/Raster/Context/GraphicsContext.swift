@@ -199,9 +199,11 @@ public final class GraphicsContext {
 
     /// Makes `rect` (user space) transparent, within the clip (CGContextClearRect).
     public func clear(_ rect: Rect) {
-        let saved = state.blendMode
+        // Clearing ignores the global alpha, as CGContextClearRect does.
+        let (savedMode, savedAlpha) = (state.blendMode, state.alpha)
         state.blendMode = .clear
-        defer { state.blendMode = saved }
+        state.alpha = 1
+        defer { state.blendMode = savedMode; state.alpha = savedAlpha }
         if fillAlignedRect(rect) { return }
         fill(rectPath(rect), transform: state.ctm, rule: .winding, paint: .solid(.black))
     }
