@@ -55,20 +55,33 @@ private func handleProtocolError(_ display: OpaquePointer?, _ event: UnsafeMutab
 /// `ConnectionWatch`) marks the connection lost and the player says so in its own words.
 private func handleIOError(_ display: OpaquePointer?) -> Int32 { 0 }
 
-/// The per-display IO-error exit handler (libX11 ≥ 1.7): instead of Xlib's `exit(1)`, marks the
-/// connection lost so the frame loop can report it and exit cleanly. After this, Xlib treats the
-/// display as dead and its calls return at once; callers must not block on it again.
+/// The per-display IO-error exit handler (libX11 ≥ 1.7), in place of Xlib's bare `exit(1)`.
+///
+/// With an `exitMessage`, it writes that line to stderr and ends the process at once with status
+/// 1 (`_exit`: no atexit handlers that could call into the dead connection). Returning to Xlib
+/// after an IO error is not safe in libX11 1.8: some callers go on to use a missing reply and
+/// crash. Without a message (test clients), it only marks the connection lost; such a client
+/// must make no further Xlib calls that wait for the server.
 final class ConnectionWatch {
     private(set) var isLost = false
+    private let exitMessage: String?
+
+    init(exitMessage: String? = nil) { self.exitMessage = exitMessage }
 
     func install(on display: OpaquePointer) {
         XSetIOErrorExitHandler(display, handleIOErrorExit, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    fileprivate func markLost() { isLost = true }
+    fileprivate func connectionFailed() {
+        isLost = true
+        guard let exitMessage else { return }
+        let line = exitMessage + "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        _exit(1)
+    }
 }
 
 private func handleIOErrorExit(_ display: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
     guard let context else { return }
-    Unmanaged<ConnectionWatch>.fromOpaque(context).takeUnretainedValue().markLost()
+    Unmanaged<ConnectionWatch>.fromOpaque(context).takeUnretainedValue().connectionFailed()
 }

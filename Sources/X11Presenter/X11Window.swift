@@ -74,7 +74,8 @@ public final class X11Window {
     /// The X connection's file descriptor: readable when events may be waiting. Wait on it
     /// together with the display link's deadline, then call ``processEvents(into:)``.
     public var connectionFileDescriptor: Int32 { CX11_ConnectionNumber(display) }
-    /// Whether the server has gone away; the window can show nothing more.
+    /// Whether the server has gone away; the window can show nothing more. (The window ends the
+    /// process when that happens, see ``init(_:)``, so its owner normally never sees it true.)
     public var isConnectionLost: Bool { watch.isLost }
 
     private let display: OpaquePointer
@@ -86,7 +87,7 @@ public final class X11Window {
     private let protocolsAtom: Atom
     private let completionEventType: Int32
     private let completionTimeout: Double
-    private let watch = ConnectionWatch()
+    private let watch: ConnectionWatch
     private var image: any ServerImage
     private var awaitingCompletion = false
     private var pending: [WindowEvent] = []
@@ -94,6 +95,10 @@ public final class X11Window {
     private var isClosed = false
 
     /// Opens the display, picks a TrueColor visual, and maps a window with a frame buffer.
+    ///
+    /// If the X server goes away later (it crashed, or was killed), the process ends within the
+    /// next X call: `<program>: lost the connection to the X server <name>; exiting` on stderr,
+    /// exit status 1, no core dump. Xlib cannot safely continue on a dead connection.
     /// - Throws: ``X11Error`` when the display cannot be opened or offers no usable visual.
     public init(_ configuration: Configuration) throws(X11Error) {
         ErrorTrap.installHandlers()
@@ -101,6 +106,8 @@ public final class X11Window {
         guard let requested, !requested.isEmpty else { throw .noDisplayNamed }
         guard let display = XOpenDisplay(requested) else { throw .cannotOpenDisplay(requested) }
         let name = String(cString: XDisplayString(display))
+        let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "X11Presenter"
+        watch = ConnectionWatch(exitMessage: "\(program): lost the connection to the X server \(name); exiting")
         watch.install(on: display)
 
         let screen = CX11_DefaultScreen(display)
@@ -211,6 +218,14 @@ public final class X11Window {
     public func presentAll() { present(damage: [image.bitmap.bounds]) }
 
     // MARK: Events
+
+    /// Whether events have already been read from the connection and wait in memory (read while
+    /// waiting for a completion, or by Xlib). The connection's descriptor does not show them:
+    /// check this before blocking on it, or they would wait for the next unrelated event.
+    public var hasQueuedEvents: Bool {
+        guard !isClosed, !watch.isLost else { return false }
+        return !pending.isEmpty || XEventsQueued(display, QueuedAlready) > 0
+    }
 
     /// Appends every event that has arrived, without blocking, to `events`.
     ///

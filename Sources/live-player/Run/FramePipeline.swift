@@ -51,8 +51,11 @@ final class FramePipeline {
         connectScene()
     }
 
+    /// Hooks the new scene up, and commits its freshly built tree now: the scene has appeared,
+    /// so a go pressed before the first frame animates committed layers.
     private func connectScene() {
         scene.onCycleComplete = { [weak self] in self?.onCycleComplete?() }
+        Transaction.flush()
     }
 
     /// Replaces the scene with `kind`'s, appearing at the current media time.

@@ -4,6 +4,9 @@ import DisplayClock
 import LiveLayers
 import Raster
 import X11Presenter
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Plays a scene in an X11 window.
 ///
@@ -24,6 +27,8 @@ final class WindowedPlayer {
     private var screenshotCount = 0
     private var firstFrameWall: Double?
     private var lastFrameWall = 0.0
+    /// `LIVE_PLAYER_TRACE_KEYS=1` prints every key as it is handled (for tests and debugging).
+    private let traceKeys = getenv("LIVE_PLAYER_TRACE_KEYS").map { String(cString: $0) == "1" } ?? false
 
     init(options: PlayerOptions, window: X11Window) {
         self.options = options
@@ -78,6 +83,8 @@ final class WindowedPlayer {
             events.removeAll(keepingCapacity: true)
             guard running else { break }
             link.isPaused = timeline.isPaused || !(pipeline.isAnimating || pipeline.hasPendingRedraw)
+            // Events read from the socket while handling the last batch are not on the descriptor.
+            if window.hasQueuedEvents { continue }
             do { try waiter.wait(until: link.nextDeadline) } catch {
                 printError("\(error)")
                 return 1
@@ -143,6 +150,7 @@ final class WindowedPlayer {
     }
 
     private func handle(_ key: Key) {
+        if traceKeys { printError("key \(key) at media time \(fixed(timeline.time, 4))\(timeline.isPaused ? " (paused)" : "")") }
         switch key {
         case .g, .space, .enter:
             catchUp()

@@ -24,7 +24,7 @@ final class FillModesScene: Scene {
         hint = Hint(in: setup.size, color: Color(white: 0.2))
         root.backgroundColor = Color(rgb: 0xF2F2F2)
         for (i, (_, name)) in modes.enumerated() {
-            let label = imageLayer(textBitmap(name, scale: 2, color: Color(white: 0.15)), at: .zero)
+            let label = imageLayer(textBitmap(name, scale: setup.size.width >= 480 ? 2 : 1, color: Color(white: 0.15)), at: .zero)
             let outline = Layer()
             outline.borderWidth = 1
             outline.borderColor = Color(white: 0.1)

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Bad input gets a clear message and exit code 64 (EX_USAGE), never a crash or a hang.
+@Suite struct CommandLineTests {
+    func expectUsageError(_ arguments: [String], mentions text: String) throws {
+        let result = try PlayerProcess.run(arguments, timeout: 30)
+        #expect(result.status == 64, "\(arguments): status \(String(describing: result.status)), stderr \(result.stderr)")
+        #expect(result.stderr.contains(text), "\(arguments): stderr was \(result.stderr)")
+    }
+
+    @Test func unknownScene() throws { try expectUsageError(["spiral"], mentions: "unknown scene 'spiral'") }
+    @Test func zeroSize() throws { try expectUsageError(["arrow", "--size", "0x100"], mentions: "each side must be 1...16384") }
+    @Test func oversizedSize() throws { try expectUsageError(["arrow", "--size", "16385x10"], mentions: "each side must be 1...16384") }
+    @Test func malformedSize() throws { try expectUsageError(["arrow", "--size", "big"], mentions: "--size must be WxH") }
+    @Test func zeroFPS() throws { try expectUsageError(["arrow", "--fps", "0"], mentions: "--fps must be") }
+    @Test func unreadableImage() throws {
+        let path = PlayerProcess.temporaryPath("not.png")
+        try Data("not a png".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try expectUsageError(["arrow", "--headless", "--image", path], mentions: "cannot read the image")
+        try expectUsageError(["arrow", "--headless", "--image", "/nonexistent/picture.png"], mentions: "cannot read the image")
+    }
+    @Test func unwritablePaths() throws {
+        try expectUsageError(["arrow", "--headless", "--screenshot", "/nonexistent/shot.png"], mentions: "--screenshot")
+        try expectUsageError(["arrow", "--headless", "--stats", "/proc/stats.json"], mentions: "--stats")
+    }
+
+    @Test func listNamesEveryScene() throws {
+        let result = try PlayerProcess.run(["--list"])
+        #expect(result.status == 0)
+        for scene in ["arrow", "line", "rays", "orbit", "pk", "fillmodes"] {
+            #expect(result.stdout.contains(scene))
+        }
+    }
+
+    @Test func noDisplayRunsHeadlessWithASummary() throws {
+        let stats = PlayerProcess.temporaryPath("stats.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let result = try PlayerProcess.run(["pk", "--size", "160x120", "--frames", "5", "--stats", stats], display: nil)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("running headless"))
+        #expect(result.stdout.contains("pk 160x120 headless: 5 frames"))
+        #expect(result.stdout.contains("drops 0"))
+        #expect(result.stdout.contains("frame time p50"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
+        #expect((json?["frames"] as? [Any])?.count == 5)
+        #expect(json?["frameCount"] as? Int == 5)
+    }
+
+    @Test func headlessRunsOneGoCycleByDefault() throws {
+        // pk's go takes 3 s: 180 frames at 60 fps, plus the frame at 0.
+        let result = try PlayerProcess.run(["pk", "--headless", "--size", "96x64"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("pk 96x64 headless: 18"), "\(result.stdout)")
+    }
+}

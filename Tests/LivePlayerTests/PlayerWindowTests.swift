@@ -1,0 +1,150 @@
+import Foundation
+import Raster
+import Testing
+@_spi(Testing) import X11Presenter
+import X11TestSupport
+
+/// One Xvfb for the suite, and a client that stays connected so the server (started with
+/// `-terminate`) ends with the test process.
+private let sharedServer = Result { () throws -> XvfbServer in
+    let server = try XvfbServer()
+    keeper = try X11TestClient(displayName: server.display)
+    return server
+}
+nonisolated(unsafe) private var keeper: X11TestClient?
+
+/// The player in a real window on Xvfb: keys, the close button, quitting, resizing, a dying
+/// server and shared-memory hygiene. Waits are bounded polls (hang checks, not timings).
+@Suite(.serialized) struct PlayerWindowTests {
+    let server: XvfbServer
+    init() throws { server = try sharedServer.get() }
+
+    /// Polls `condition` every 20 ms for up to `timeout` seconds.
+    func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    /// Starts the player and waits for its window.
+    func launch(_ arguments: [String], title: String, on display: String? = nil) throws -> (ChildProcess, X11TestClient, UInt) {
+        let display = display ?? server.display
+        let player = try PlayerProcess.start(arguments, display: display)
+        let client = try X11TestClient(displayName: display)
+        var window: UInt?
+        _ = eventually { window = client.windows(named: title).first; return window != nil || !player.isRunning }
+        let id = try #require(window, "no window '\(title)'; stderr: \(player.standardError)")
+        return (player, client, id)
+    }
+
+    @Test func qQuitsCleanlyWithASummary() throws {
+        let (player, client, window) = try launch(["fillmodes", "--size", "200x150"], title: "live-player: fillmodes")
+        client.send(.q, toWindow: window)
+        let status = player.wait(timeout: 10)
+        #expect(status == 0, "stderr: \(player.standardError)")
+        #expect(player.standardOutput.contains("fillmodes 200x150 window MIT-SHM:"))
+    }
+
+    @Test func escapeQuitsCleanly() throws {
+        let (player, client, window) = try launch(["pk", "--size", "200x150", "--no-shm"], title: "live-player: pk")
+        client.send(.escape, toWindow: window)
+        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.standardError.contains("not using MIT-SHM (--no-shm was given)"))
+    }
+
+    @Test func closeButtonEndsCleanly() throws {
+        let (player, client, window) = try launch(["orbit", "--size", "200x150"], title: "live-player: orbit")
+        client.sendCloseRequest(toWindow: window)
+        #expect(player.wait(timeout: 10) == 0, "stderr: \(player.standardError)")
+    }
+
+    /// Paused media time makes keys deterministic: go, step 30 frames (half a second: a quarter
+    /// of the sweep), reverse, step 15 frames (back to an eighth).
+    @Test func keysGoAndReverseTheArrow() throws {
+        let (player, client, window) = try launch(["arrow", "--size", "200x200", "--no-overlay"], title: "live-player: arrow")
+        defer { player.kill(SIGKILL) }
+        let background: UInt32 = 0xFF20_2020
+        // Points on the band's middle circle (radius 100 − 10) at angles from the top, clockwise.
+        func pixel(atTurn fraction: Double) -> UInt32? {
+            let a = -Double.pi / 2 + fraction * 2 * .pi
+            return client.image(ofWindow: window)?[100 + Int(90 * cos(a)), 100 + Int(90 * sin(a))]
+        }
+        #expect(eventually { pixel(atTurn: 0.1) == background })
+        client.send(.p, toWindow: window)
+        client.send(.g, toWindow: window)
+        for _ in 0..<30 { client.send(.rightArrow, toWindow: window) }
+        #expect(eventually { pixel(atTurn: 0.2).map { $0 != background } ?? false }, "go did not sweep the arrow")
+        #expect(pixel(atTurn: 0.4) == background)
+        client.send(.r, toWindow: window)
+        for _ in 0..<15 { client.send(.rightArrow, toWindow: window) }
+        let reversed = eventually { pixel(atTurn: 0.2) == background }
+        if !reversed { try? client.image(ofWindow: window)?.writePNG(to: NSTemporaryDirectory() + "live-player-reverse-failure.png") }
+        #expect(reversed, "reverse did not turn the sweep back (window saved as live-player-reverse-failure.png)")
+        #expect(pixel(atTurn: 0.05).map { $0 != background } ?? false)
+        client.send(.q, toWindow: window)
+        #expect(player.wait(timeout: 10) == 0)
+    }
+
+    @Test func resizeRedrawsAtTheNewSize() throws {
+        let (player, client, window) = try launch(["fillmodes", "--size", "200x150", "--no-overlay"], title: "live-player: fillmodes")
+        defer { player.kill(SIGKILL) }
+        client.resize(window: window, width: 300, height: 220)
+        #expect(eventually { client.image(ofWindow: window).map { $0.width == 300 && $0[295, 215] == 0xFFF2_F2F2 } ?? false },
+                "the new area was not drawn; stderr: \(player.standardError)")
+        client.send(.q, toWindow: window)
+        #expect(player.wait(timeout: 10) == 0)
+    }
+
+    /// The player's shared-memory segments, from its memory map (`/SYSV… (deleted)` lines give the id).
+    func sharedMemoryIDs(of pid: pid_t) -> [String] {
+        guard let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8) else { return [] }
+        return maps.split(separator: "\n").filter { $0.contains("/SYSV") }.compactMap { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first.map(String.init)
+        }
+    }
+
+    func segmentExists(_ id: String) -> Bool {
+        let result = try? ChildProcess("/usr/bin/ipcs", ["-m", "-i", id])
+        _ = result?.wait(timeout: 10)
+        return result.map { $0.standardOutput.contains("shmid=\(id)") } ?? false
+    }
+
+    @Test(arguments: [false, true])
+    func noSegmentOutlivesThePlayer(killed: Bool) throws {
+        let (player, client, window) = try launch(["rays", "--size", "160x120"], title: "live-player: rays")
+        var ids: [String] = []
+        #expect(eventually { ids = sharedMemoryIDs(of: player.pid); return !ids.isEmpty })
+        // Marked for removal as soon as the server attached, and private (0600).
+        for id in ids {
+            let info = try ChildProcess("/usr/bin/ipcs", ["-m", "-i", id])
+            _ = info.wait(timeout: 10)
+            // 01000 is SHM_DEST: removal is already pending while the player still runs.
+            #expect(info.standardOutput.contains("mode=01600"), "\(info.standardOutput)")
+        }
+        if killed {
+            player.kill(SIGKILL)
+            #expect(player.wait(timeout: 10) == 128 + SIGKILL)
+        } else {
+            client.send(.q, toWindow: window)
+            #expect(player.wait(timeout: 10) == 0)
+        }
+        client.sync()
+        #expect(eventually { ids.allSatisfy { !segmentExists($0) } }, "segments \(ids) outlived the player")
+    }
+
+    @Test func serverDeathEndsThePlayerWithAnError() throws {
+        let doomed = try XvfbServer()
+        let (player, _, _) = try launch(["rays", "--size", "160x120"], title: "live-player: rays", on: doomed.display)
+        defer { player.kill(SIGKILL) }
+        usleep(200_000)
+        doomed.kill()
+        // A generous bound: this checks that the player does not hang, not how fast it is.
+        let status = player.wait(timeout: 2)
+        #expect(status != nil && status != 0, "status \(String(describing: status)), stderr: \(player.standardError)")
+        #expect(status.map { $0 < 128 } ?? false, "ended by a signal (crash?): \(String(describing: status))")
+        #expect(player.standardError.contains("lost the connection to the X server"))
+    }
+}
