@@ -23,7 +23,8 @@ import Testing
     }
     @Test func unwritablePaths() throws {
         try expectUsageError(["arrow", "--headless", "--screenshot", "/nonexistent/shot.png"], mentions: "--screenshot")
-        try expectUsageError(["arrow", "--headless", "--stats", "/proc/stats.json"], mentions: "--stats")
+        try expectUsageError(["arrow", "--headless", "--frames", "1", "--stats", NSTemporaryDirectory()], mentions: "--stats")
+        try expectUsageError(["arrow", "--headless", "--frames", "1", "--screenshot", "/nonexistent/folder/shot.png"], mentions: "folder")
     }
 
     @Test func listNamesEveryScene() throws {
