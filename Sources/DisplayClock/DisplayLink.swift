@@ -126,8 +126,9 @@ public final class DisplayLink {
     private var framesDelivered = 0
     private var isDelivering = false
 
-    /// A link ticking at `refreshRate` Hz on `clock`, with its first deadline at `start` (default:
-    /// the clock's current time, so the first frame is due at once).
+    /// A link ticking at `refreshRate` Hz on `clock`, with its first deadline at `start` (default,
+    /// or when `start` is not finite: the clock's current time, so the first frame is due at once).
+    /// `historyCapacity` is the number of recent frames ``statistics`` keeps (at least 120).
     public init(
         refreshRate: Double = 60,
         clock: any MediaClock = MonotonicClock(),
@@ -141,7 +142,7 @@ public final class DisplayLink {
         self.handler = handler
         statistics = FrameStatistics(historyCapacity: historyCapacity)
         basePeriod = 1 / refreshRate
-        epoch = start ?? clock.now()
+        epoch = start.flatMap { $0.isFinite ? $0 : nil } ?? clock.now()
         lastServiceEnd = epoch
     }
 

@@ -111,3 +111,31 @@ import Testing
         #expect(harness.frames.last!.droppedFrames == 0)
     }
 }
+
+@Suite struct DisplayLinkPropertyTests {
+    @Test func preferredFramesPerSecondMirrorsTheRange() {
+        let link = DisplayLink(clock: VirtualClock())
+        #expect(link.preferredFramesPerSecond == 0)
+        #expect(link.frameInterval == 1.0 / 60)
+        link.preferredFramesPerSecond = 30
+        #expect(link.preferredFrameRateRange == FrameRateRange(exactly: 30))
+        #expect(link.preferredFramesPerSecond == 30)
+        link.preferredFramesPerSecond = 0
+        #expect(link.preferredFrameRateRange == .default)
+        link.refreshRate = 120
+        #expect(link.frameInterval == 1.0 / 120)
+    }
+
+    @Test func nonFiniteStartMeansNow() {
+        let link = DisplayLink(clock: VirtualClock(now: 3), start: .nan)
+        #expect(link.nextDeadline == 3)
+    }
+
+    @Test func invalidTimesAreIgnored() {
+        let harness = LinkHarness(refreshRate: 64)
+        harness.step()
+        #expect(!harness.link.service(now: .nan))
+        #expect(!harness.link.service(now: -1))
+        #expect(harness.frames.count == 1)
+    }
+}

@@ -177,3 +177,83 @@ import Testing
         #expect(fixed(3, 0) == "3")
     }
 }
+
+@Suite struct FrameStatisticsHistoryTests {
+    @Test func stageDurationPercentiles() {
+        let harness = LinkHarness(refreshRate: 64)
+        let draws = [0.004, 0.002, 0.008, 0.001, 0.003]
+        harness.onFrame = { frame in harness.link.recordStage(.draw, duration: draws[frame.frameIndex]) }
+        for _ in 0..<5 { harness.step() }
+        // The fifth frame is still open; closed: 4, 2, 8, 1 ms → sorted 1, 2, 4, 8.
+        let draw = harness.link.statistics.durationPercentiles(of: .draw)
+        #expect(draw == Percentiles(count: 4, p50: 0.002, p95: 0.008, p99: 0.008, max: 0.008))
+        #expect(harness.link.statistics.durationPercentiles(of: .present) == .empty)
+    }
+
+    @Test func recentFramesMarkPausesAndDrops() {
+        let harness = LinkHarness(refreshRate: 64)
+        harness.step()
+        harness.step()
+        harness.link.isPaused = true
+        harness.clock.advance(by: 1)
+        harness.link.isPaused = false
+        harness.step()
+        harness.step(lateBy: 2.5 / 64)
+        var samples: [FrameSample] = []
+        harness.link.statistics.forEachRecentFrame { samples.append($0) }
+        #expect(samples.map(\.interval) == [nil, 1.0 / 64, nil, 3.5 / 64])
+        #expect(samples.map(\.droppedFrames) == [0, 0, 0, 2])
+        #expect(samples.map(\.blamedStage) == [nil, nil, nil, .unattributed])
+    }
+
+    @Test func dropsOlderThanASecondLeaveTheWindow() {
+        let harness = LinkHarness(refreshRate: 64)
+        harness.step()
+        harness.step(lateBy: 1.5 / 64)
+        let statistics = harness.link.statistics
+        #expect(statistics.dropsInLastSecond(blamedOn: .unattributed) == 1)
+        // The drop came with the frame that woke at 2.5/64 s; the window is [newest - 1, newest].
+        for _ in 0..<64 { harness.step() }
+        #expect(statistics.dropsInLastSecond(blamedOn: .unattributed) == 1)  // newest 66/64
+        harness.step()
+        #expect(statistics.dropsInLastSecond(blamedOn: .unattributed) == 0)  // newest 67/64
+        #expect(statistics.drops(blamedOn: .unattributed) == 1)
+    }
+
+    @Test func historyKeepsTheLastFrames() {
+        let harness = LinkHarness(refreshRate: 64)
+        #expect(harness.link.statistics.historyCapacity == FrameStatistics.defaultHistoryCapacity)
+        for _ in 0..<300 { harness.step() }
+        var count = 0
+        harness.link.statistics.forEachRecentFrame { _ in count += 1 }
+        #expect(count == FrameStatistics.defaultHistoryCapacity)
+        #expect(DisplayLink(clock: VirtualClock(), historyCapacity: 10).statistics.historyCapacity == 120)
+    }
+
+    @Test func resetForgetsEverything() {
+        let harness = LinkHarness(refreshRate: 64)
+        for _ in 0..<10 { harness.step() }
+        harness.step(lateBy: 1.5 / 64)
+        let statistics = harness.link.statistics
+        statistics.reset()
+        #expect(statistics.framesDelivered == 0 && statistics.framesDropped == 0)
+        #expect(statistics.histogram.total == 0)
+        #expect(statistics.intervalPercentiles() == .empty)
+        #expect(statistics.framesPerSecondOverall == 0)
+        #expect(statistics.drops(blamedOn: .unattributed) == 0)
+        harness.step()
+        harness.step()
+        #expect(statistics.framesDelivered == 2)
+        #expect(statistics.intervalPercentiles().count == 1)
+    }
+
+    @Test func snapshotIsSendable() async {
+        let harness = LinkHarness(refreshRate: 64)
+        for _ in 0..<3 { harness.step() }
+        let snapshot = harness.link.statistics.snapshot()
+        let delivered = await Task.detached { snapshot.framesDelivered }.value
+        #expect(delivered == 3)
+        #expect(snapshot.recentFrames.count == 3)
+        #expect(snapshot.histogram.total == 2)
+    }
+}
