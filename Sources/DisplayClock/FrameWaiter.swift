@@ -90,14 +90,15 @@ public final class FrameWaiter {
     ///
     /// - Parameter deadline: an absolute time in seconds of ``CACurrentMediaTime()``, or `nil` to
     ///   wait for descriptors only (a paused display link then costs no CPU). A deadline already
-    ///   past returns at once.
+    ///   past returns at once; NaN and +∞ count as no deadline.
     /// - Returns: what ended the wait; query ``isReadable(_:)`` for which descriptors.
     /// - Throws: ``Error/nothingToWaitFor`` when there is neither a descriptor nor a deadline.
     @discardableResult
     public func wait(until deadline: Double?) throws(Error) -> Wake {
-        let hasDeadline = deadline.map { !$0.isNaN } ?? false
-        guard hasDeadline || pollSet.count > 1 else { throw .nothingToWaitFor }
-        if hasDeadline, let deadline {
+        // NaN and +∞ are no deadline at all; -∞ is long past.
+        let deadline = deadline.flatMap { $0.isNaN || $0 == .infinity ? nil : $0 }
+        guard deadline != nil || pollSet.count > 1 else { throw .nothingToWaitFor }
+        if let deadline {
             try timer.arm(at: deadline)
             pollSet[0].fd = timer.descriptor
         } else {
@@ -116,7 +117,7 @@ public final class FrameWaiter {
         if pollSet[0].revents & readyEvents != 0 {
             timer.acknowledge()
             wake.insert(.deadline)
-        } else if let deadline, hasDeadline, CACurrentMediaTime() >= deadline {
+        } else if let deadline, CACurrentMediaTime() >= deadline {
             wake.insert(.deadline)
         }
         if pollSet.dropFirst().contains(where: { $0.revents & readyEvents != 0 }) {

@@ -57,6 +57,8 @@ import Testing
         let waiter = try FrameWaiter()
         #expect(throws: FrameWaiter.Error.nothingToWaitFor) { try waiter.wait(until: nil) }
         #expect(throws: FrameWaiter.Error.nothingToWaitFor) { try waiter.wait(until: .nan) }
+        #expect(throws: FrameWaiter.Error.nothingToWaitFor) { try waiter.wait(until: .infinity) }
+        #expect(try waiter.wait(until: -.infinity) == .deadline)
     }
 
     @Test func drivesADisplayLinkOnTheMonotonicClock() throws {
