@@ -12,12 +12,8 @@ import Raster
 enum BuiltInKeys {
     static let accessors: [String: AnyPropertyAccessor] = {
         var table: [String: AnyPropertyAccessor] = [:]
-        @MainActor func add<V: Interpolatable>(_ key: String, _ keyPath: any WritableKeyPath<LayerState, V> & Sendable) {
-            table[key] = PropertyAccessor<V>(key: key, get: { $0.state[keyPath: keyPath] },
-                                             set: { $0.state[keyPath: keyPath] = $1 })
-        }
-        @MainActor func add<V: Interpolatable>(_ key: String, get: @escaping @Sendable @MainActor (LayerState) -> V,
-                                    set: @escaping @Sendable @MainActor (inout LayerState, V) -> Void) {
+        @MainActor func add<V: Interpolatable>(_ key: String, get: @escaping @MainActor @Sendable (LayerState) -> V,
+                                    set: @escaping @MainActor @Sendable (inout LayerState, V) -> Void) {
             table[key] = PropertyAccessor<V>(key: key, get: { get($0.state) }, set: { set(&$0.state, $1) })
         }
         @MainActor func component(_ key: String, get: @escaping @Sendable (TransformComponents) -> Double,
@@ -29,21 +25,21 @@ enum BuiltInKeys {
                     state.transform = c.transform
                 })
         }
-        add("bounds", \.bounds)
-        add("bounds.origin", \.bounds.origin)
-        add("bounds.size", \.bounds.size)
-        add("bounds.size.width", \.bounds.size.width)
-        add("bounds.size.height", \.bounds.size.height)
-        add("position", \.position)
-        add("position.x", \.position.x)
-        add("position.y", \.position.y)
-        add("anchorPoint", \.anchorPoint)
-        add("transform", \.transform)
-        add("opacity", \.opacity)
-        add("backgroundColor", \.backgroundColor)
-        add("cornerRadius", \.cornerRadius)
-        add("borderWidth", \.borderWidth)
-        add("borderColor", \.borderColor)
+        add("bounds", get: { $0.bounds }, set: { $0.bounds = $1 })
+        add("bounds.origin", get: { $0.bounds.origin }, set: { $0.bounds.origin = $1 })
+        add("bounds.size", get: { $0.bounds.size }, set: { $0.bounds.size = $1 })
+        add("bounds.size.width", get: { $0.bounds.size.width }, set: { $0.bounds.size.width = $1 })
+        add("bounds.size.height", get: { $0.bounds.size.height }, set: { $0.bounds.size.height = $1 })
+        add("position", get: { $0.position }, set: { $0.position = $1 })
+        add("position.x", get: { $0.position.x }, set: { $0.position.x = $1 })
+        add("position.y", get: { $0.position.y }, set: { $0.position.y = $1 })
+        add("anchorPoint", get: { $0.anchorPoint }, set: { $0.anchorPoint = $1 })
+        add("transform", get: { $0.transform }, set: { $0.transform = $1 })
+        add("opacity", get: { $0.opacity }, set: { $0.opacity = $1 })
+        add("backgroundColor", get: { $0.backgroundColor }, set: { $0.backgroundColor = $1 })
+        add("cornerRadius", get: { $0.cornerRadius }, set: { $0.cornerRadius = $1 })
+        add("borderWidth", get: { $0.borderWidth }, set: { $0.borderWidth = $1 })
+        add("borderColor", get: { $0.borderColor }, set: { $0.borderColor = $1 })
         component("transform.rotation.z", get: { $0.rotation }, set: { $0.rotation = $1 })
         component("transform.rotation", get: { $0.rotation }, set: { $0.rotation = $1 })
         component("transform.scale.x", get: { $0.scaleX }, set: { $0.scaleX = $1 })

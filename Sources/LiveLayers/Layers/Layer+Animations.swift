@@ -44,6 +44,7 @@ extension Layer {
         let record = AttachedAnimation(key: key, animation: copy,
                                        completionGroups: LayerRuntime.shared.groupsForNewAnimation())
         attachedAnimations.append(record)
+        lifecycleCheckTime = -.infinity
         modelVersion &+= 1
         renderVersion &+= 1
         LayerRuntime.shared.touch(self)
@@ -75,6 +76,7 @@ extension Layer {
 
     private func detach(at index: Int) {
         let record = attachedAnimations.remove(at: index)
+        lifecycleCheckTime = -.infinity
         if !record.hasStopped {
             record.hasStopped = true
             LayerRuntime.shared.events.append(.stop(record, finished: false))
@@ -88,6 +90,7 @@ extension Layer {
     /// get their begin time and evaluator.
     func commit(atMediaTime now: Double) {
         hasBeenCommitted = true
+        lifecycleCheckTime = -.infinity
         var changed = false
         for record in attachedAnimations where !record.isCommitted {
             if record.animation.beginTime == 0 {
@@ -111,8 +114,13 @@ extension Layer {
     /// animations that are removed on completion.
     func collectLifecycleEvents(atMediaTime t: Double, into events: inout [LifecycleEvent]) {
         guard !attachedAnimations.isEmpty else { return }
+        // Nothing starts or ends before the earliest boundary computed last time, unless the
+        // timing of this layer or of an ancestor changed since.
+        let epoch = LayerRuntime.shared.timingEpoch
+        if epoch == lifecycleEpoch && t < lifecycleCheckTime { return }
         let local = localTime(fromMediaTime: t)
         var removed = false
+        var next = Double.infinity
         for record in attachedAnimations where record.isCommitted && !record.hasStopped {
             let timing = record.timing
             let phase = timing.phase(localTime: timing.localTime(parentTime: local))
@@ -124,8 +132,20 @@ extension Layer {
                 record.hasStopped = true
                 events.append(.stop(record, finished: true))
                 if record.animation.isRemovedOnCompletion { removed = true }
+                continue
+            }
+            guard timing.speed > 0 else {
+                next = -.infinity
+                continue
+            }
+            let boundary = record.hasStarted ? timing.activeDuration : 0
+            if boundary.isFinite {
+                let parentTime = timing.beginTime + (boundary - timing.timeOffset) / timing.speed
+                next = min(next, mediaTime(fromLocalTime: parentTime))
             }
         }
+        lifecycleCheckTime = next
+        lifecycleEpoch = epoch
         if removed {
             attachedAnimations.removeAll { $0.hasStopped && $0.animation.isRemovedOnCompletion }
             modelVersion &+= 1

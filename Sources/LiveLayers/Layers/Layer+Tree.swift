@@ -41,6 +41,7 @@ extension Layer {
         sublayerStorage.insert(layer, at: i)
         layer.superlayerStorage = self
         layer.renderVersion &+= 1
+        LayerRuntime.shared.timingEpoch &+= 1
         didChange(key: "sublayers", previous: nil)
         layer.didChange(key: "superlayer", previous: nil)
     }
@@ -73,7 +74,7 @@ extension Layer {
         guard let parent = superlayerStorage, !isPresentationCopy else { return }
         parent.sublayerStorage.removeAll { $0 === self }
         superlayerStorage = nil
-        LayerRuntime.shared.removedLayers.append(self)
+        LayerRuntime.shared.timingEpoch &+= 1
         parent.didChange(key: "sublayers", previous: nil)
         LayerRuntime.shared.touch(self)
     }

@@ -26,16 +26,19 @@ open class Layer {
 
     var state = LayerState()
     var sublayerStorage: [Layer] = []
-    weak var superlayerStorage: Layer?
+    // Back-pointers are unowned(unsafe), not weak: a weak reference gives its target a side
+    // table, which makes every retain of a layer slow. They are kept valid by hand instead:
+    // a layer's deinit clears the pointers of the layers that point at it (see `deinit`).
+    unowned(unsafe) var superlayerStorage: Layer?
     var maskStorage: Layer?
     /// The layer this one masks.
-    weak var maskOwner: Layer?
+    unowned(unsafe) var maskOwner: Layer?
     private(set) var propertyBoxes: [AnyPropertyBox] = []
     private(set) var schema: LayerSchema
     var attachedAnimations: [AttachedAnimation] = []
 
     let isPresentationCopy: Bool
-    weak var modelLayer: Layer?
+    unowned(unsafe) var modelLayer: Layer?
     var presentationCopy: Layer?
     private var presentationStamp = (time: Double.nan, version: -1)
     var modelVersion = 0
@@ -44,6 +47,10 @@ open class Layer {
     var hasBeenCommitted = false
     var isQueuedForCommit = false
     var isWatched = false
+    /// The earliest media time an attached animation can start or end, and the timing epoch
+    /// it was computed in (see `collectLifecycleEvents`).
+    var lifecycleCheckTime = -Double.infinity
+    var lifecycleEpoch = -1
     var needsDisplayFlag = false
     /// Set by the default `draw(in:)` when there is no delegate: nothing to keep a backing store for.
     var drawsNothing = false
@@ -67,11 +74,23 @@ open class Layer {
         if !isPresentationCopy { LayerRuntime.shared.touch(self) }
     }
 
+    isolated deinit {
+        for sublayer in sublayerStorage where sublayer.superlayerStorage === self {
+            sublayer.superlayerStorage = nil
+            sublayer.presentationCopy?.superlayerStorage = nil
+        }
+        if let mask = maskStorage, mask.maskOwner === self { mask.maskOwner = nil }
+        presentationCopy?.modelLayer = nil
+        if let owner = maskOwner, owner.maskStorage === self { owner.maskStorage = nil }
+    }
+
     /// A debugging name.
     public var name: String?
 
     /// The object that may draw the content and pick actions; not retained.
-    public weak var delegate: (any LayerDelegate)?
+    public weak var delegate: (any LayerDelegate)? {
+        didSet { presentationCopy?.delegate = delegate }
+    }
 
     /// Actions by key, searched after the delegate: map a key to an ``Animation`` to customise
     /// its implicit animation, or to ``NullAction`` to turn it off.
@@ -189,6 +208,7 @@ open class Layer {
             }
             maskStorage?.maskOwner = nil
             maskStorage = newValue
+            LayerRuntime.shared.timingEpoch &+= 1
             didChange(key: "mask", previous: nil)
         }
     }
@@ -302,6 +322,7 @@ open class Layer {
 
     private func didChangeTiming() {
         guard !isPresentationCopy else { return }
+        LayerRuntime.shared.timingEpoch &+= 1
         modelVersion &+= 1
         renderVersion &+= 1
         LayerRuntime.shared.touch(self)
@@ -380,13 +401,13 @@ open class Layer {
             copy = type(of: self).init()
             Layer.creatingPresentationCopy = false
             copy.modelLayer = self
+            copy.delegate = delegate
             presentationCopy = copy
         }
         if presentationStamp.time == time && presentationStamp.version == modelVersion { return copy }
         presentationStamp = (time, modelVersion)
         copy.state = state
-        copy.contents = contents
-        copy.delegate = delegate
+        if copy.contents !== contents { copy.contents = contents }
         for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
         if !attachedAnimations.isEmpty {
             let local = localTime(fromMediaTime: time)

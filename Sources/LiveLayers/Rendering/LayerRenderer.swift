@@ -38,9 +38,9 @@ public final class LayerRenderer {
     private var output: [IntRect] = []
     private weak var lastRoot: Layer?
     private var frameNumber = 0
-    /// Every record visited last frame, to damage layers that dropped out of the tree.
+    /// The records visited last frame followed by this frame's, to damage layers that dropped
+    /// out of the tree; one array, so that it keeps its capacity from frame to frame.
     private var visited: [RenderRecord] = []
-    private var previousVisited: [RenderRecord] = []
 
     /// Creates a renderer.
     public init() {
@@ -74,17 +74,16 @@ public final class LayerRenderer {
         if context?.bitmap !== bitmap { context = GraphicsContext(bitmap: bitmap) }
         lastRoot = root
 
-        swap(&visited, &previousVisited)
-        visited.removeAll(keepingCapacity: true)
+        let previousCount = visited.count
         prepare(root, parentTransform: .identity, parentOpacity: 1, clipKey: 0, visible: true, time: now)
         // Layers seen last frame but not this one (removed, or under a removed subtree).
-        for record in previousVisited where record.generation != frameNumber {
+        for i in 0..<previousCount where visited[i].generation != frameNumber {
+            let record = visited[i]
             damage.add(record.previousRect)
             record.previousRect = .zero
             record.hasSignature = false
         }
-        previousVisited.removeAll(keepingCapacity: true)
-        LayerRuntime.shared.removedLayers.removeAll(keepingCapacity: true)
+        visited.removeSubrange(0..<previousCount)
         LayerRuntime.shared.displayRequested = false
 
         output.removeAll(keepingCapacity: true)
@@ -212,8 +211,17 @@ public final class LayerRenderer {
         }
         if !state.masksToBounds, let direct = layer.directContentBounds { local = local.union(direct) }
         guard local.width > 0 || local.height > 0 else { return .zero }
-        let r = IntRect(enclosing: local.applying(transform))
+        let r = IntRect(enclosing: boundingBox(of: local, under: transform))
         return IntRect(x: r.x - 1, y: r.y - 1, width: r.width + 2, height: r.height + 2)
+    }
+
+    /// The bounding box of `rect`'s corners under `t` (`Rect.applying` without its array).
+    private func boundingBox(of rect: Rect, under t: Transform) -> Rect {
+        let p0 = Point(x: rect.minX, y: rect.minY).applying(t), p1 = Point(x: rect.maxX, y: rect.minY).applying(t)
+        let p2 = Point(x: rect.minX, y: rect.maxY).applying(t), p3 = Point(x: rect.maxX, y: rect.maxY).applying(t)
+        let x0 = min(p0.x, p1.x, p2.x, p3.x), y0 = min(p0.y, p1.y, p2.y, p3.y)
+        let x1 = max(p0.x, p1.x, p2.x, p3.x), y1 = max(p0.y, p1.y, p2.y, p3.y)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     // MARK: Drawing

@@ -54,8 +54,9 @@ final class LayerRuntime {
     /// Layers with attached animations, checked for start and stop every frame.
     var animating: [Layer] = []
     var events: [LifecycleEvent] = []
-    /// Layers detached since the renderer last looked: their old pixels are damage.
-    var removedLayers: [Layer] = []
+    /// Bumped whenever a layer's timing or place in the tree changes, which can move the
+    /// media time at which its animations start and end.
+    var timingEpoch = 0
     /// A layer asked for display since the last render.
     var displayRequested = false
     /// Reused between updates so that a steady frame allocates nothing.
@@ -214,7 +215,6 @@ extension LayerRuntime {
         for layer in animating { layer.isWatched = false }
         animating.removeAll()
         events.removeAll()
-        removedLayers.removeAll()
         displayRequested = false
         currentTime = time
     }
