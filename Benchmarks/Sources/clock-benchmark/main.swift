@@ -1,6 +1,6 @@
 // clock-benchmark: DisplayLink wake-up lateness against the timers a Swift programmer would use (issue 2).
 //
-// One run measures each source in turn for `--ticks` ticks at `--hz`: how late each wake-up came
+// One run measures each source for `--ticks` ticks at `--hz` (in turns of ticks/rounds): how late each wake-up came
 // after its deadline (wake time − deadline, both on CLOCK_MONOTONIC) and how many deadlines passed
 // without a tick. Sources:
 //   link-waiter     DisplayLink driven by FrameWaiter (timerfd + poll), the player's loop
@@ -19,10 +19,12 @@ struct Options {
     var hz = 60.0
     static let allSources = ["link-waiter", "link-waiter-rt", "link-sleep", "link-sleep50", "dispatch", "timer"]
     var sources = allSources
+    var rounds = 10
     var label = ""
 
     static let usage = """
-        usage: clock-benchmark [--ticks N] [--hz RATE] [--sources a,b,...] [--label TEXT]
+        usage: clock-benchmark [--ticks N] [--hz RATE] [--rounds R] [--sources a,b,...] [--label TEXT]
+          --rounds: the sources take turns, ticks/R at a time, so all see the same load (default 10)
           sources: link-waiter, link-waiter-rt, link-sleep, link-sleep50, dispatch, timer
                    (default: all, in that order)
         """
@@ -43,6 +45,9 @@ struct Options {
                 let unknown = names.filter { !Options.allSources.contains($0) }
                 guard unknown.isEmpty, !names.isEmpty else { throw .usage("unknown source: \(unknown.joined(separator: ","))") }
                 sources = names
+            case "--rounds":
+                guard let n = Int(value), n >= 1, n <= 1000 else { throw .usage("--rounds must be 1...1000") }
+                rounds = n
             case "--label":
                 label = value
             default:
@@ -175,50 +180,69 @@ func loadAverage() -> String {
     return text.split(separator: " ").prefix(3).joined(separator: " ")
 }
 
+/// One source's display name, and one burst of `ticks` ticks from it.
+func source(_ source: String, defaultSlack: Int?) -> (name: String, measure: (Int, Double) throws -> Measurement?) {
+    switch source {
+    case "link-waiter":
+        return ("DisplayLink + FrameWaiter (timerfd + poll)", { try measureDisplayLink(ticks: $0, hz: $1, waiter: FrameWaiter()) })
+    case "link-waiter-rt":
+        return ("DisplayLink + FrameWaiter, SCHED_FIFO thread", { ticks, hz in
+            guard RealtimeScheduling.request() else { return nil }
+            defer { RealtimeScheduling.restoreNormal() }
+            return try measureDisplayLink(ticks: ticks, hz: hz, waiter: FrameWaiter())
+        })
+    case "link-sleep":
+        return ("DisplayLink.run (clock_nanosleep abs, slack 1 ns)", { try measureDisplayLink(ticks: $0, hz: $1, waiter: nil) })
+    case "link-sleep50":
+        let slack = defaultSlack.map { "\($0 / 1000) µs" } ?? "default"
+        return ("DisplayLink.run (clock_nanosleep abs, slack \(slack)) = the C loop", {
+            try measureDisplayLink(ticks: $0, hz: $1, clock: MonotonicClock(timerSlack: nil), waiter: nil)
+        })
+    case "dispatch":
+        return ("DispatchSourceTimer (leeway 0)", { measureDispatch(ticks: $0, hz: $1) })
+    default:
+        return ("Foundation Timer (RunLoop)", { measureFoundationTimer(ticks: $0, hz: $1) })
+    }
+}
+
 func run() throws {
     let options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
     let defaultSlack = TimerSlack.current
     let title = options.label.isEmpty ? "" : " (\(options.label))"
-    print("clock-benchmark\(title): \(options.ticks) ticks at \(options.hz) Hz per source; lateness = wake time - deadline on CLOCK_MONOTONIC")
+    let rounds = min(options.rounds, options.ticks)
+    print("clock-benchmark\(title): \(options.ticks) ticks at \(options.hz) Hz per source, interleaved in \(rounds) rounds;"
+        + " lateness = wake time - deadline on CLOCK_MONOTONIC")
     print("main-thread timer slack before the run: \(defaultSlack.map { "\($0) ns" } ?? "unknown"); load average: \(loadAverage())")
+
+    // Sources take turns in short bursts, so that all of them see the same background load.
+    let sources = options.sources.map { source($0, defaultSlack: defaultSlack) }
+    var results = Array(repeating: Measurement(), count: sources.count)
+    var permitted = Array(repeating: true, count: sources.count)
+    for round in 0..<rounds {
+        let ticks = options.ticks / rounds + (round < options.ticks % rounds ? 1 : 0)
+        for (index, source) in sources.enumerated() where permitted[index] {
+            // Every source starts from the thread's original slack.
+            if let defaultSlack { TimerSlack.set(nanoseconds: defaultSlack) }
+            guard let burst = try source.measure(ticks, options.hz) else {
+                permitted[index] = false
+                continue
+            }
+            results[index].latenesses += burst.latenesses
+            results[index].dropped += burst.dropped
+        }
+    }
+    print("load average after: \(loadAverage())")
     print("")
     print("| source | median µs | p99 µs | max µs | dropped |")
     print("|---|---:|---:|---:|---:|")
-    for source in options.sources {
-        let name: String
-        let measurement: Measurement
-        // Every source starts from the thread's original slack.
-        if let defaultSlack { TimerSlack.set(nanoseconds: defaultSlack) }
-        switch source {
-        case "link-waiter":
-            name = "DisplayLink + FrameWaiter (timerfd + poll)"
-            measurement = try measureDisplayLink(ticks: options.ticks, hz: options.hz, waiter: FrameWaiter())
-        case "link-waiter-rt":
-            name = "DisplayLink + FrameWaiter, SCHED_FIFO thread"
-            guard RealtimeScheduling.request() else {
-                print("| \(name) | not permitted | | | |")
-                continue
-            }
-            defer { RealtimeScheduling.restoreNormal() }
-            measurement = try measureDisplayLink(ticks: options.ticks, hz: options.hz, waiter: FrameWaiter())
-        case "link-sleep":
-            name = "DisplayLink.run (clock_nanosleep abs, slack 1 ns)"
-            measurement = try measureDisplayLink(ticks: options.ticks, hz: options.hz, waiter: nil)
-        case "link-sleep50":
-            name = "DisplayLink.run (clock_nanosleep abs, slack \(defaultSlack.map { "\($0 / 1000) µs" } ?? "default"), = C loop)"
-            measurement = try measureDisplayLink(
-                ticks: options.ticks, hz: options.hz, clock: MonotonicClock(timerSlack: nil), waiter: nil
-            )
-        case "dispatch":
-            name = "DispatchSourceTimer (leeway 0)"
-            measurement = measureDispatch(ticks: options.ticks, hz: options.hz)
-        default:
-            name = "Foundation Timer (RunLoop)"
-            measurement = measureFoundationTimer(ticks: options.ticks, hz: options.hz)
+    for (index, source) in sources.enumerated() {
+        guard permitted[index] else {
+            print("| \(source.name) | not permitted | | | |")
+            continue
         }
-        let row = [measurement.percentile(500), measurement.percentile(990), measurement.percentile(1000)]
+        let row = [results[index].percentile(500), results[index].percentile(990), results[index].percentile(1000)]
             .map { String(format: "%.0f", $0) }
-        print("| \(name) | \(row[0]) | \(row[1]) | \(row[2]) | \(measurement.dropped) |")
+        print("| \(source.name) | \(row[0]) | \(row[1]) | \(row[2]) | \(results[index].dropped) |")
     }
 }
 
