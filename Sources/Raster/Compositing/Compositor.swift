@@ -63,7 +63,11 @@ struct Compositor: CoverageSink {
     }
 }
 
-/// The per-pixel loops, one per combination of source kind and coverage kind.
+/// The pixel loops, one per combination of source kind and coverage kind. Source-over, the
+/// common mode, runs eight pixels at a time (PixelMath+SIMD) with a scalar tail; copy and clear
+/// stay scalar. Measured at 1920x1080, drawing a full-frame image over an opaque background
+/// (median per frame, scalar → vector): translucent image 8.1 → 1.0 ms, opaque image at global
+/// alpha 0.7 2.5 → 2.0 ms, opaque image 0.50 → 0.46 ms.
 enum Kernels {
     /// A solid colour under one coverage `c` (0...255).
     @inline(__always)
@@ -74,7 +78,13 @@ enum Kernels {
             if sc >> 24 == 255 { dst.update(repeating: sc, count: count); return }
             if sc == 0 { return }
             let inv = 255 - (sc >> 24)
-            for i in 0..<count { dst[i] = sc &+ PixelMath.scale(dst[i], inv) }
+            var i = 0
+            let sc8 = Pixels8(repeating: sc), inv8 = Pixels8(repeating: inv)
+            while i + 8 <= count {
+                PixelMath.store8(sc8 &+ PixelMath.scale8(PixelMath.load8(dst + i), inv8), dst + i)
+                i += 8
+            }
+            while i < count { dst[i] = sc &+ PixelMath.scale(dst[i], inv); i += 1 }
         case .copy:
             if c == 255 { dst.update(repeating: s, count: count); return }
             let sc = PixelMath.scale(s, c), inv = 255 - c
@@ -91,11 +101,20 @@ enum Kernels {
     static func solidCoverage(_ dst: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32, coverage: UnsafeMutablePointer<UInt8>, mode: BlendMode) {
         switch mode {
         case .normal:
-            for i in 0..<count {
+            var i = 0
+            let s8 = Pixels8(repeating: s)
+            while i + 8 <= count {
+                let word = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+                if word != 0 {
+                    let c8 = PixelMath.load8(UnsafePointer(coverage + i))
+                    PixelMath.store8(PixelMath.over8(PixelMath.scale8(s8, c8), PixelMath.load8(dst + i)), dst + i)
+                }
+                i += 8
+            }
+            while i < count {
                 let c = UInt32(coverage[i])
-                if c == 0 { continue }
-                let sc = c == 255 ? s : PixelMath.scale(s, c)
-                dst[i] = PixelMath.over(sc, dst[i])
+                if c != 0 { dst[i] = PixelMath.over(PixelMath.scale(s, c), dst[i]) }
+                i += 1
             }
         case .copy:
             for i in 0..<count { dst[i] = PixelMath.lerp(s, dst[i], UInt32(coverage[i])) }
@@ -109,18 +128,21 @@ enum Kernels {
     static func constantCoverage(_ dst: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>, count: Int, coverage c: UInt32, mode: BlendMode) {
         switch mode {
         case .normal:
+            var i = 0
             if c == 255 {
-                var i = 0
                 while i + 8 <= count {
                     copyOrOver8(dst + i, source + i)
                     i += 8
                 }
-                while i < count {
-                    dst[i] = PixelMath.over(source[i], dst[i])
-                    i += 1
-                }
+                while i < count { dst[i] = PixelMath.over(source[i], dst[i]); i += 1 }
             } else {
-                for i in 0..<count { dst[i] = PixelMath.over(PixelMath.scale(source[i], c), dst[i]) }
+                let c8 = Pixels8(repeating: c)
+                while i + 8 <= count {
+                    let s = PixelMath.scale8(PixelMath.load8(source + i), c8)
+                    PixelMath.store8(PixelMath.over8(s, PixelMath.load8(dst + i)), dst + i)
+                    i += 8
+                }
+                while i < count { dst[i] = PixelMath.over(PixelMath.scale(source[i], c), dst[i]); i += 1 }
             }
         case .copy:
             if c == 255 { dst.update(from: source, count: count); return }
@@ -133,30 +155,26 @@ enum Kernels {
     /// Source pixels under per-pixel coverage.
     ///
     /// Masks are mostly 0 (outside the shape) or 255 (inside), so source-over looks at eight
-    /// coverage bytes at a time: all zero skips them, all 255 copies opaque source pixels.
+    /// coverage bytes at a time: all zero skips them, all 255 needs no scaling of the source.
     @inline(__always)
     static func variableCoverage(_ dst: UnsafeMutablePointer<UInt32>, source: UnsafePointer<UInt32>, count: Int, coverage: UnsafeMutablePointer<UInt8>, mode: BlendMode) {
         switch mode {
         case .normal:
             var i = 0
+            while i + 8 <= count {
+                let word = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+                if word == ~0 {
+                    copyOrOver8(dst + i, source + i)
+                } else if word != 0 {
+                    let s = PixelMath.scale8(PixelMath.load8(source + i), PixelMath.load8(UnsafePointer(coverage + i)))
+                    PixelMath.store8(PixelMath.over8(s, PixelMath.load8(dst + i)), dst + i)
+                }
+                i += 8
+            }
             while i < count {
-                let end = min(count, i + 8)
-                if end - i == 8 {
-                    let word = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
-                    if word == 0 { i = end; continue }
-                    if word == ~0 {
-                        copyOrOver8(dst + i, source + i)
-                        i = end
-                        continue
-                    }
-                }
-                for j in i..<end {
-                    let c = UInt32(coverage[j])
-                    if c == 0 { continue }
-                    let s = c == 255 ? source[j] : PixelMath.scale(source[j], c)
-                    dst[j] = PixelMath.over(s, dst[j])
-                }
-                i = end
+                let c = UInt32(coverage[i])
+                if c != 0 { dst[i] = PixelMath.over(PixelMath.scale(source[i], c), dst[i]) }
+                i += 1
             }
         case .copy:
             for i in 0..<count { dst[i] = PixelMath.lerp(source[i], dst[i], UInt32(coverage[i])) }
@@ -165,20 +183,16 @@ enum Kernels {
         }
     }
 
-    /// Source-over of eight source pixels under full coverage. When all eight are opaque (the
-    /// common case for images) they are stored as one vector; otherwise pixel by pixel.
-    /// Measured on the arrow filled with an opaque image at 1920x1080 (compositing only): median
-    /// 0.31 ms per frame with the per-pixel loop, 0.25–0.28 ms with this.
+    /// Source-over of eight source pixels under full coverage: stored as they are when all are
+    /// opaque (the common case for images), blended otherwise.
     @inline(__always)
     static func copyOrOver8(_ dst: UnsafeMutablePointer<UInt32>, _ source: UnsafePointer<UInt32>) {
-        let v = UnsafeRawPointer(source).loadUnaligned(as: SIMD8<UInt32>.self)
-        let h = v.lowHalf & v.highHalf
-        let q = h.lowHalf & h.highHalf
-        if (q[0] & q[1]) >> 24 == 255 {
-            UnsafeMutableRawPointer(dst).storeBytes(of: v, as: SIMD8<UInt32>.self)
-            return
+        let v = PixelMath.load8(source)
+        if PixelMath.allOpaque(v) {
+            PixelMath.store8(v, dst)
+        } else {
+            PixelMath.store8(PixelMath.over8(v, PixelMath.load8(dst)), dst)
         }
-        for j in 0..<8 { dst[j] = PixelMath.over(source[j], dst[j]) }
     }
 }
 
