@@ -9,7 +9,7 @@ import Testing
     static let cases: [(scene: String, size: String, at: Double)] = [
         ("arrow", "240x240", 0.5), ("arrow", "240x240", 1.5), ("arrow", "240x240", 3.5),
         ("line", "320x240", 2.0), ("rays", "320x240", 3.0), ("orbit", "320x240", 0.5),
-        ("pk", "320x240", 1.5), ("fillmodes", "320x240", 5.5),
+        ("pk", "320x240", 1.5), ("fillmodes", "320x240", 1.5), ("fillmodes", "320x240", 9.0),
     ]
 
     @Test(arguments: cases.indices)

@@ -5,7 +5,9 @@ import Raster
 
 /// Four 50×50 squares animate `position.x` from 25 to 300 (pixels at 640 wide, scaled with the
 /// width) over 5 s, beginning 3 s after go, ease-in-ease-out, not removed on completion; one per
-/// fill mode. An outline marks each square's model position, so model and presentation show apart.
+/// fill mode. The model position is halfway (162.5), and an outline marks it, so the four states
+/// show apart: before the begin, backwards and both hold 25 while removed and forwards sit at the
+/// model; after the end, forwards and both hold 300 while removed and backwards return to it.
 @MainActor
 final class FillModesScene: Scene {
     let root = Layer()
@@ -31,8 +33,8 @@ final class FillModesScene: Scene {
             let square = Layer()
             square.backgroundColor = Self.colors[i]
             root.addSublayer(label)
-            root.addSublayer(outline)
             root.addSublayer(square)
+            root.addSublayer(outline)
             labels.append(label)
             outlines.append(outline)
             squares.append(square)
@@ -44,6 +46,7 @@ final class FillModesScene: Scene {
     private var scale: Double { size.width / 640 }
     private func startX() -> Double { 25 * scale }
     private func endX() -> Double { 300 * scale }
+    private func modelX() -> Double { 162.5 * scale }
 
     private func layout() {
         withoutActions {
@@ -56,7 +59,7 @@ final class FillModesScene: Scene {
                 labels[i].position = Point(x: (8 + labelSize.width / 2).rounded(), y: (y - side / 2 - 4 - labelSize.height / 2).rounded())
                 for layer in [squares[i], outlines[i]] {
                     layer.bounds = Rect(x: 0, y: 0, width: side, height: side)
-                    layer.position = Point(x: startX(), y: y)
+                    layer.position = Point(x: modelX(), y: y)
                 }
             }
             hint.layout(in: size)
@@ -100,6 +103,7 @@ final class FillModesScene: Scene {
             if square.reverseAnimation(forKey: Self.key) != nil { continue }
             let x = (square.presentation()?.position.x ?? square.position.x)
             guard abs(x - startX()) > 0.01 else { continue }
+            // Removed and backwards squares show the model once done; they slide back from there.
             let back = BasicAnimation(keyPath: "position.x")
             back.fromValue = x
             back.toValue = startX()

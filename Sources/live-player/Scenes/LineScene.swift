@@ -37,15 +37,20 @@ final class LineScene: Scene {
             layer.lineCap = .square
             root.addSublayer(layer)
         }
+        legend = imageLayer(textBitmap("black: +1 px per tick    red: 60 px/s of media time", color: Color(white: 0.35)), at: .zero)
+        root.addSublayer(legend)
         root.addSublayer(hint.layer)
         resize(to: setup.size)
     }
+
+    private let legend: Layer
 
     func resize(to size: Size) {
         self.size = size
         withoutActions {
             root.bounds = Rect(origin: .zero, size: size)
             root.position = Point(x: size.width / 2, y: size.height / 2)
+            legend.position = Point(x: (8 + legend.bounds.width / 2).rounded(), y: (size.height - 48).rounded())
             for layer in [counted, timed] {
                 layer.bounds = Rect(origin: .zero, size: size)
                 layer.position = Point(x: size.width / 2, y: size.height / 2)
