@@ -11,10 +11,11 @@ import Raster
 /// into the scene bitmap, damaged rectangles only); *composite* copies the damage into the
 /// target and draws the overlay; the window adds *blit* (`present`).
 ///
-/// The scene renders into its own bitmap, which keeps the last frame, so only damaged
-/// rectangles are redrawn. The composite stage copies those rectangles into the target (the
-/// window's frame buffer, or the same bitmap headless) and draws the overlay on top; the overlay
-/// area is re-copied every frame it is shown, so the scene under it is always restored.
+/// With the overlay hidden, the renderer draws straight into the target (the window's
+/// shared-memory frame buffer, or the scene bitmap headless): zero copy, damaged rectangles only.
+/// With the overlay shown, the scene renders into its own bitmap and the composite stage copies
+/// the damage into the target and draws the overlay on top; the overlay area is re-copied every
+/// frame, so the scene under it is always restored.
 @MainActor
 final class FramePipeline {
     let link: DisplayLink
@@ -27,6 +28,9 @@ final class FramePipeline {
         return renderer
     }()
     private(set) var sceneBitmap: Bitmap
+    /// The bitmap the scene was last rendered into: ``sceneBitmap``, or the window's frame
+    /// buffer when the overlay is hidden (for screenshots).
+    private(set) var lastRendered: Bitmap?
     let overlay: FPSOverlay?
     var isOverlayVisible: Bool
     private var needsFullRedraw = true
@@ -99,22 +103,28 @@ final class FramePipeline {
 
         start = now
         let fullRedraw = needsFullRedraw
+        // Zero copy: with no overlay to restore, the renderer draws straight into the target
+        // (the window's shared-memory frame buffer), which keeps the last frame between frames.
+        let direct = target !== sceneBitmap && !isOverlayVisible
+            && target.width == sceneBitmap.width && target.height == sceneBitmap.height
+        let renderTarget = direct ? target : sceneBitmap
+        lastRendered = renderTarget
         sceneDamage.removeAll(keepingCapacity: true)
-        sceneDamage.append(contentsOf: renderer.render(scene.root, at: mediaTime, into: sceneBitmap))
+        sceneDamage.append(contentsOf: renderer.render(scene.root, at: mediaTime, into: renderTarget))
         now = CACurrentMediaTime()
         let draw = now - start
         link.recordStage(.draw, duration: draw)
 
         start = now
         targetDamage.removeAll(keepingCapacity: true)
-        if fullRedraw || target !== sceneBitmap && (target.width != sceneBitmap.width || target.height != sceneBitmap.height) {
+        if fullRedraw || target !== renderTarget && (target.width != sceneBitmap.width || target.height != sceneBitmap.height) {
             targetDamage.append(target.bounds)
         } else {
             targetDamage.append(contentsOf: sceneDamage)
         }
         let overlayRect = isOverlayVisible ? overlay?.frame(in: target.bounds) : nil
         if let overlayRect { targetDamage.append(overlayRect) }
-        if target !== sceneBitmap {
+        if target !== renderTarget {
             for rect in targetDamage { copy(rect, from: sceneBitmap, to: target) }
         }
         if let overlay, let overlayRect {

@@ -191,6 +191,6 @@ final class WindowedPlayer {
             screenshotCount += 1
             path = "live-player-\(pipeline.kind.rawValue)-\(screenshotCount).png"
         }
-        if writeScreenshot(pipeline.sceneBitmap, to: path) { print("screenshot: \(path)") }
+        if writeScreenshot(pipeline.lastRendered ?? pipeline.sceneBitmap, to: path) { print("screenshot: \(path)") }
     }
 }
