@@ -83,7 +83,10 @@ public final class LayerRenderer {
             record.previousRect = .zero
             record.hasSignature = false
         }
-        visited.removeSubrange(0..<previousCount)
+        // Keep this frame's records, moved to the front; removeLast keeps the capacity.
+        let currentCount = visited.count - previousCount
+        for i in 0..<currentCount { visited[i] = visited[previousCount + i] }
+        visited.removeLast(previousCount)
         LayerRuntime.shared.displayRequested = false
 
         output.removeAll(keepingCapacity: true)
