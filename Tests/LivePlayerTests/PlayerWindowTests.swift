@@ -88,6 +88,36 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(player.wait(timeout: 10) == 0)
     }
 
+    /// CPU time (user + system, clock ticks) the process has used.
+    func cpuTicks(of pid: pid_t) -> Int? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        return user + system
+    }
+
+    /// Nothing animates before go: the link is paused and the player blocks on the X connection.
+    @Test func idlePlayerUsesNoCPU() throws {
+        let stats = PlayerProcess.temporaryPath("idle.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let (player, client, window) = try launch(["pk", "--size", "200x150", "--no-overlay", "--stats", stats], title: "live-player: pk")
+        defer { player.kill(SIGKILL) }
+        #expect(eventually { client.image(ofWindow: window).map { $0[195, 146] == 0xFFFA_FAFA } ?? false })
+        usleep(300_000)
+        let before = try #require(cpuTicks(of: player.pid))
+        usleep(1_000_000)
+        let after = try #require(cpuTicks(of: player.pid))
+        // A 60 Hz loop would use several ticks (10 ms each) per second even in release builds.
+        #expect(after - before <= 1, "idle player used \(after - before) ticks in a second")
+        client.send(.q, toWindow: window)
+        #expect(player.wait(timeout: 10) == 0)
+        // The display link was paused: a frame or two at start, not 60 a second.
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
+        let frames = try #require(json?["frameCount"] as? Int)
+        #expect(frames <= 3, "an idle player rendered \(frames) frames")
+    }
+
     @Test func resizeRedrawsAtTheNewSize() throws {
         let (player, client, window) = try launch(["fillmodes", "--size", "200x150", "--no-overlay"], title: "live-player: fillmodes")
         defer { player.kill(SIGKILL) }

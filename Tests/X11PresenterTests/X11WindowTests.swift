@@ -105,6 +105,27 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(events.last == .close)
     }
 
+    /// Events that arrive while the window waits for a completion are read off the socket, so
+    /// the descriptor no longer shows them: `hasQueuedEvents` must, or a loop blocking on the
+    /// descriptor would strand them (the bug this guards against left keys unhandled).
+    @Test func eventsReadDuringACompletionWaitAreReported() throws {
+        let window = try openWindow(title: "queued")
+        let client = try X11TestClient(displayName: server.display)
+        var events: [WindowEvent] = []
+        window.processEvents(into: &events)
+        #expect(!window.hasQueuedEvents)
+        window.presentAll()
+        client.send(.q, toWindow: window.windowID)
+        client.sync()
+        window.synchronize()  // reads the key into Xlib's queue
+        _ = window.acquireFrameBuffer()
+        #expect(window.hasQueuedEvents)
+        events.removeAll()
+        window.processEvents(into: &events)
+        #expect(events.contains(.key(.q)))
+        #expect(!window.hasQueuedEvents)
+    }
+
     @Test func resizeReallocatesTheFrameBuffer() throws {
         let window = try openWindow(title: "resize")
         let client = try X11TestClient(displayName: server.display)
