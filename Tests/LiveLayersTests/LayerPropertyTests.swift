@@ -5,7 +5,7 @@ import Raster
 /// A user type made animatable.
 struct Gauge: Interpolatable {
     var level: Double
-    func interpolated(to other: Gauge, fraction: Double) -> Gauge { Gauge(level: level + (other.level - level) * fraction) }
+    func interpolated(to other: Gauge, at fraction: Double) -> Gauge { Gauge(level: level + (other.level - level) * fraction) }
     func adding(_ other: Gauge) -> Gauge { Gauge(level: level + other.level) }
     func subtracting(_ other: Gauge) -> Gauge { Gauge(level: level - other.level) }
     func distance(to other: Gauge) -> Double { abs(other.level - level) }
@@ -129,7 +129,7 @@ extension RuntimeSuites {
             }
         }
         // Half-way between two rotations takes the short way round.
-        let mid = Transform(rotationAngle: 3).interpolated(to: Transform(rotationAngle: -3), fraction: 0.5)
+        let mid = Transform(rotationAngle: 3).interpolated(to: Transform(rotationAngle: -3), at: 0.5)
         #expect(abs(abs(TransformComponents(mid).rotation) - .pi) < 1e-9)
     }
 

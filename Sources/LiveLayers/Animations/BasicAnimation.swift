@@ -122,9 +122,9 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
         guard let sample = timing.sample(parentTime: t) else { return }
         let underlying = accessor.get(layer)
         let (a, b) = endpoints.resolve(underlying: underlying)
-        var value = a.interpolated(to: b, fraction: curve.progress(sample.fraction))
+        var value = a.interpolated(to: b, at: curve.progress(sample.fraction))
         if isCumulative && sample.cycle > 0 {
-            value = value.adding(a.interpolated(to: b, fraction: sample.cycle).subtracting(a))
+            value = value.adding(a.interpolated(to: b, at: sample.cycle).subtracting(a))
         }
         if isAdditive { value = underlying.adding(value) }
         accessor.set(layer, value)

@@ -167,7 +167,7 @@ final class KeyframeEffect<Value: Interpolatable>: AnimationEffect {
         let p = timingFunction?.progress(at: sample.fraction) ?? sample.fraction
         var value = self.value(at: p)
         if isCumulative && sample.cycle > 0, let first = values.first, let last = values.last {
-            value = value.adding(first.interpolated(to: last, fraction: sample.cycle).subtracting(first))
+            value = value.adding(first.interpolated(to: last, at: sample.cycle).subtracting(first))
         }
         if isAdditive { value = accessor.get(layer).adding(value) }
         accessor.set(layer, value)
@@ -184,7 +184,7 @@ final class KeyframeEffect<Value: Interpolatable>: AnimationEffect {
         }
         let (i, u) = schedule.locate(p)
         if mode == .cubic { return catmullRom(segment: i, u: u) }
-        return values[i].interpolated(to: values[i + 1], fraction: u)
+        return values[i].interpolated(to: values[i + 1], at: u)
     }
 
     /// Barry–Goldman's pyramid: a Catmull-Rom spline through the values, parameterised by the
@@ -196,10 +196,10 @@ final class KeyframeEffect<Value: Interpolatable>: AnimationEffect {
         let t1 = times[i], t2 = times[i + 1]
         let t0 = i > 0 ? times[i - 1] : t1 - (t2 - t1)
         let t3 = i + 2 < n ? times[i + 2] : t2 + (t2 - t1)
-        guard t2 > t1, t1 > t0, t3 > t2 else { return p1.interpolated(to: p2, fraction: u) }
+        guard t2 > t1, t1 > t0, t3 > t2 else { return p1.interpolated(to: p2, at: u) }
         let t = t1 + u * (t2 - t1)
         func mix(_ a: Value, _ b: Value, _ ta: Double, _ tb: Double) -> Value {
-            a.interpolated(to: b, fraction: (t - ta) / (tb - ta))
+            a.interpolated(to: b, at: (t - ta) / (tb - ta))
         }
         let a1 = mix(p0, p1, t0, t1), a2 = mix(p1, p2, t1, t2), a3 = mix(p2, p3, t2, t3)
         let b1 = mix(a1, a2, t0, t2), b2 = mix(a2, a3, t1, t3)

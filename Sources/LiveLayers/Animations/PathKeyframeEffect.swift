@@ -61,7 +61,7 @@ struct PathTrack {
             }
             segments.append(s)
         }
-        func line(_ a: Point, _ b: Point) { add(a, a.interpolated(to: b, fraction: 1.0 / 3), a.interpolated(to: b, fraction: 2.0 / 3), b) }
+        func line(_ a: Point, _ b: Point) { add(a, a.interpolated(to: b, at: 1.0 / 3), a.interpolated(to: b, at: 2.0 / 3), b) }
         for element in path.elements {
             switch element {
             case let .move(p):

@@ -8,13 +8,13 @@ import Raster
 /// ``Raster/Point``, ``Raster/Size``, ``Raster/Rect``, ``Raster/Color``, ``Raster/Transform``
 /// and ``Raster/Path``. Conform your own types to animate custom properties of them.
 ///
-/// - `interpolated(to:fraction:)` must return `self` at 0 and `other` at 1, and extrapolate
+/// - `interpolated(to:at:)` must return `self` at 0 and `other` at 1, and extrapolate
 ///   sensibly outside 0...1 (springs and custom timing functions overshoot).
 /// - `adding(_:)` and `subtracting(_:)` serve `byValue`, `isAdditive` and `isCumulative`.
 /// - `distance(to:)` measures the arc length that paced keyframe animations share out.
 public protocol Interpolatable: Equatable, Sendable {
     /// The value at `fraction` of the way from `self` to `other`.
-    func interpolated(to other: Self, fraction: Double) -> Self
+    func interpolated(to other: Self, at fraction: Double) -> Self
     /// The sum of the two values (for a transform: `self` then `other`).
     func adding(_ other: Self) -> Self
     /// The difference, so that `a.adding(b).subtracting(b) == a`.
@@ -25,7 +25,7 @@ public protocol Interpolatable: Equatable, Sendable {
 
 extension Double: Interpolatable {
     @inlinable
-    public func interpolated(to other: Double, fraction: Double) -> Double { self + (other - self) * fraction }
+    public func interpolated(to other: Double, at fraction: Double) -> Double { self + (other - self) * fraction }
     @inlinable
     public func adding(_ other: Double) -> Double { self + other }
     @inlinable
@@ -35,12 +35,13 @@ extension Double: Interpolatable {
 }
 
 extension Point: Interpolatable {
+    public func interpolated(to other: Point, at fraction: Double) -> Point { interpolated(to: other, fraction: fraction) }
     public func adding(_ other: Point) -> Point { self + other }
     public func subtracting(_ other: Point) -> Point { self - other }
 }
 
 extension Size: Interpolatable {
-    public func interpolated(to other: Size, fraction t: Double) -> Size {
+    public func interpolated(to other: Size, at t: Double) -> Size {
         Size(width: width + (other.width - width) * t, height: height + (other.height - height) * t)
     }
     public func adding(_ other: Size) -> Size { Size(width: width + other.width, height: height + other.height) }
@@ -52,8 +53,8 @@ extension Size: Interpolatable {
 }
 
 extension Rect: Interpolatable {
-    public func interpolated(to other: Rect, fraction t: Double) -> Rect {
-        Rect(origin: origin.interpolated(to: other.origin, fraction: t), size: size.interpolated(to: other.size, fraction: t))
+    public func interpolated(to other: Rect, at t: Double) -> Rect {
+        Rect(origin: origin.interpolated(to: other.origin, at: t), size: size.interpolated(to: other.size, at: t))
     }
     public func adding(_ other: Rect) -> Rect { Rect(origin: origin + other.origin, size: size.adding(other.size)) }
     public func subtracting(_ other: Rect) -> Rect { Rect(origin: origin - other.origin, size: size.subtracting(other.size)) }
@@ -63,6 +64,7 @@ extension Rect: Interpolatable {
 /// Colours interpolate in premultiplied space (``Raster/Color/interpolated(to:fraction:)``), so a
 /// fade to `.clear` does not darken; sums and differences are taken per straight component.
 extension Color: Interpolatable {
+    public func interpolated(to other: Color, at fraction: Double) -> Color { interpolated(to: other, fraction: fraction) }
     public func adding(_ other: Color) -> Color {
         Color(red: red + other.red, green: green + other.green, blue: blue + other.blue, alpha: alpha + other.alpha)
     }
@@ -78,8 +80,8 @@ extension Color: Interpolatable {
 /// An optional value interpolates when both ends are present; otherwise it switches from one
 /// end to the other half-way, as a discrete property would.
 extension Optional: Interpolatable where Wrapped: Interpolatable {
-    public func interpolated(to other: Wrapped?, fraction: Double) -> Wrapped? {
-        if let a = self, let b = other { return a.interpolated(to: b, fraction: fraction) }
+    public func interpolated(to other: Wrapped?, at fraction: Double) -> Wrapped? {
+        if let a = self, let b = other { return a.interpolated(to: b, at: fraction) }
         return fraction < 0.5 ? self : other
     }
     public func adding(_ other: Wrapped?) -> Wrapped? {

@@ -6,7 +6,7 @@ import Raster
 /// point by point, which is what `ShapeLayer.path` animations need. Between paths of different
 /// shapes Core Animation's result is undefined; here the path switches half-way.
 extension Path: Interpolatable {
-    public func interpolated(to other: Path, fraction: Double) -> Path {
+    public func interpolated(to other: Path, at fraction: Double) -> Path {
         interpolated(to: other, fraction: fraction) ?? (fraction < 0.5 ? self : other)
     }
 

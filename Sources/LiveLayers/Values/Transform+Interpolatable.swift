@@ -63,17 +63,17 @@ public struct TransformComponents: Hashable, Sendable {
 /// round for the rotation, as CSS does for 2D transforms; they add by concatenation (`self` then
 /// `other`), which is how Core Animation's additive transform animations combine.
 extension Transform: Interpolatable {
-    public func interpolated(to other: Transform, fraction t: Double) -> Transform {
+    public func interpolated(to other: Transform, at t: Double) -> Transform {
         // sx is never negative, so a mirror lives in sy: flipping goes through a zero-height frame.
         let a = TransformComponents(self), b = TransformComponents(other)
         var delta = b.rotation - a.rotation
         if delta > .pi { delta -= 2 * .pi } else if delta < -.pi { delta += 2 * .pi }
         let mixed = TransformComponents(
-            scaleX: a.scaleX.interpolated(to: b.scaleX, fraction: t),
-            scaleY: a.scaleY.interpolated(to: b.scaleY, fraction: t),
-            shear: a.shear.interpolated(to: b.shear, fraction: t),
+            scaleX: a.scaleX.interpolated(to: b.scaleX, at: t),
+            scaleY: a.scaleY.interpolated(to: b.scaleY, at: t),
+            shear: a.shear.interpolated(to: b.shear, at: t),
             rotation: a.rotation + delta * t,
-            translation: a.translation.interpolated(to: b.translation, fraction: t))
+            translation: a.translation.interpolated(to: b.translation, at: t))
         return mixed.transform
     }
 
