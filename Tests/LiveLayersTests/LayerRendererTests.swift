@@ -189,3 +189,51 @@ extension RuntimeSuites {
     }
 }
 }
+
+extension RuntimeSuites.LayerRendererTests {
+    @Test func shapeLayerStrokeEndAndDashes() throws {
+        freshRuntime()
+        let r = root(100, 20)
+        let line = ShapeLayer()
+        var path = Path()
+        path.move(to: Point(x: 0, y: 10))
+        path.addLine(to: Point(x: 100, y: 10))
+        line.path = path
+        line.fillColor = nil
+        line.strokeColor = .black
+        line.lineWidth = 4
+        line.strokeEnd = 0.5
+        r.addSublayer(line)
+        let bitmap = try Bitmap(width: 100, height: 20)
+        let renderer = LayerRenderer()
+        renderer.render(r, at: 0, into: bitmap)
+        #expect(bitmap[25, 10] == Color.black.premultipliedPixel)
+        #expect(bitmap[75, 10] == Color.white.premultipliedPixel)
+        line.strokeEnd = 1
+        line.lineDashPattern = [10, 10]
+        renderer.render(r, at: 1, into: bitmap)                  // implicit animations finished
+        renderer.render(r, at: 2, into: bitmap)
+        #expect(bitmap[5, 10] == Color.black.premultipliedPixel)
+        #expect(bitmap[15, 10] == Color.white.premultipliedPixel)
+        #expect(bitmap[85, 10] == Color.black.premultipliedPixel)      // dash 80...90
+        #expect(bitmap[95, 10] == Color.white.premultipliedPixel)      // gap 90...100
+    }
+
+    @Test func maskAlphaMultipliesTheLayerAndNestedMasksAreIgnored() throws {
+        freshRuntime()
+        let r = root(40, 40)
+        let red = square(Rect(x: 0, y: 0, width: 40, height: 40), .red)
+        let mask = square(Rect(x: 0, y: 0, width: 20, height: 40), Color(white: 0, alpha: 0.5))
+        let inner = Layer()
+        inner.frame = mask.bounds
+        inner.mask = square(Rect(x: 0, y: 0, width: 1, height: 1), .black)   // a mask inside a mask
+        mask.addSublayer(inner)
+        red.mask = mask
+        r.addSublayer(red)
+        let bitmap = try Bitmap(width: 40, height: 40)
+        LayerRenderer().render(r, at: 0, into: bitmap)
+        let half = Color(red: 1, green: 0.5, blue: 0.5)                          // half red over white
+        #expect(channelDifference(bitmap[10, 20], half.premultipliedPixel) <= 1)
+        #expect(bitmap[30, 20] == Color.white.premultipliedPixel)
+    }
+}

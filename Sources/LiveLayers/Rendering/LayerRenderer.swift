@@ -34,6 +34,7 @@ public final class LayerRenderer {
     private var context: GraphicsContext?
     private var maskContext: GraphicsContext?
     private var maskBitmap: Bitmap?
+    private var isRenderingMask = false
     private var damage = DamageRegion()
     private var output: [IntRect] = []
     private weak var lastRoot: Layer?
@@ -236,7 +237,8 @@ public final class LayerRenderer {
         let shown = record.shown
         let state = shown.state
         context.saveGState()
-        if let mask = layer.maskStorage {
+        // Masks do not nest (as in Core Animation): inside a mask, further masks are ignored.
+        if let mask = layer.maskStorage, !isRenderingMask {
             guard let maskImage = renderMask(mask, damage: damage, like: target) else {
                 context.restoreGState()
                 return
@@ -305,6 +307,8 @@ public final class LayerRenderer {
         }
         guard let maskBitmap, let maskContext else { return nil }
         maskBitmap.fill(damage, with: 0)
+        isRenderingMask = true
+        defer { isRenderingMask = false }
         maskContext.saveGState()
         maskContext.clip(to: damage.rect)
         draw(mask, in: maskContext, damage: damage, target: maskBitmap)
