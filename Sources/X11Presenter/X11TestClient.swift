@@ -98,6 +98,25 @@ import Raster
         XFlush(display)
     }
 
+    /// Maps a plain window over the area (as another application's window would), and returns it.
+    public func coverArea(x: Int, y: Int, width: Int, height: Int) -> UInt {
+        let screen = CX11_DefaultScreen(display)
+        let cover = XCreateSimpleWindow(display, CX11_RootWindow(display, screen), Int32(x), Int32(y),
+                                        UInt32(width), UInt32(height), 0, 0, CX11_BlackPixel(display, screen))
+        var attributes = XSetWindowAttributes()
+        attributes.override_redirect = 1
+        XChangeWindowAttributes(display, cover, UInt(CWOverrideRedirect), &attributes)
+        XMapRaised(display, cover)
+        XSync(display, 0)
+        return UInt(cover)
+    }
+
+    /// Destroys a window made by ``coverArea(x:y:width:height:)``, uncovering what was below.
+    public func destroy(window id: UInt) {
+        XDestroyWindow(display, Window(id))
+        XSync(display, 0)
+    }
+
     /// Resizes the window, as a window manager does when its border is dragged.
     public func resize(window id: UInt, width: Int, height: Int) {
         XResizeWindow(display, Window(id), UInt32(width), UInt32(height))

@@ -48,6 +48,22 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(player.standardOutput.contains("fillmodes 200x150 window MIT-SHM:"))
     }
 
+    @Test func cSavesAScreenshotAndTabSwitchesScene() throws {
+        let shot = PlayerProcess.temporaryPath("shot.png")
+        defer { try? FileManager.default.removeItem(atPath: shot) }
+        let (player, client, window) = try launch(["pk", "--size", "160x120", "--screenshot", shot], title: "live-player: pk")
+        defer { player.kill(SIGKILL) }
+        client.send(.c, toWindow: window)
+        #expect(eventually { player.standardOutput.contains("screenshot: \(shot)") })
+        let saved = try Bitmap(pngFile: shot)
+        #expect(saved.width == 160 && saved.height == 120)
+        #expect(saved[150, 5] == 0xFFFA_FAFA)  // pk's background, saved without the overlay
+        client.send(.tab, toWindow: window)  // pk → fillmodes
+        client.send(.q, toWindow: window)
+        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.standardOutput.contains("fillmodes 160x120 window"))
+    }
+
     @Test func escapeQuitsCleanly() throws {
         let (player, client, window) = try launch(["pk", "--size", "200x150", "--no-shm"], title: "live-player: pk")
         client.send(.escape, toWindow: window)

@@ -126,6 +126,23 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(!window.hasQueuedEvents)
     }
 
+    @Test func exposedAreasAreReblittedFromTheLastFrame() throws {
+        let window = try openWindow(title: "expose")
+        let frame = window.acquireFrameBuffer()
+        drawPattern(into: frame, seed: 41)
+        let expected = frame.cropped(to: frame.bounds)!
+        window.presentAll()
+        _ = window.acquireFrameBuffer()
+        let client = try X11TestClient(displayName: server.display)
+        let cover = client.coverArea(x: 10, y: 10, width: 40, height: 30)
+        #expect(client.image(ofWindow: window.windowID).map { !$0.hasSamePixels(as: expected) } ?? false)
+        client.destroy(window: cover)
+        let events = pump(window) { $0.contains { if case .expose = $0 { true } else { false } } }
+        #expect(events.contains { if case .expose = $0 { true } else { false } })
+        _ = window.acquireFrameBuffer()
+        #expect(client.image(ofWindow: window.windowID)?.hasSamePixels(as: expected) ?? false)
+    }
+
     @Test func resizeReallocatesTheFrameBuffer() throws {
         let window = try openWindow(title: "resize")
         let client = try X11TestClient(displayName: server.display)

@@ -191,6 +191,11 @@ final class WindowedPlayer {
             screenshotCount += 1
             path = "live-player-\(pipeline.kind.rawValue)-\(screenshotCount).png"
         }
-        if writeScreenshot(pipeline.lastRendered ?? pipeline.sceneBitmap, to: path) { print("screenshot: \(path)") }
+        // A key pressed before the first frame still saves the scene, not an empty bitmap.
+        if pipeline.lastRendered == nil { render(deliversTick: false) }
+        if writeScreenshot(pipeline.lastRendered ?? pipeline.sceneBitmap, to: path) {
+            print("screenshot: \(path)")
+            fflush(nil)  // stdout may be a pipe or file: show the path now
+        }
     }
 }
