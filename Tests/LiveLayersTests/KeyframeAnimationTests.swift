@@ -134,3 +134,26 @@ extension RuntimeSuites {
     }
 }
 }
+
+extension RuntimeSuites.KeyframeAnimationTests {
+    @Test func cubicPacedSpacesKeyframesByDistance() {
+        freshRuntime()
+        let k = KeyframeAnimation(keyPath: "position.x")
+        k.values = [0.0, 30.0, 40.0]
+        k.calculationMode = .cubicPaced
+        let x = shown(k, at: [0.75, 1]).map(\.position.x)
+        #expect(close(x[0], 30) && close(x[1], 40))           // the middle keyframe at 30/40 of the time
+    }
+}
+
+extension RuntimeSuites.ModelPresentationTests {
+    @Test func theClockNeverGoesBackwards() {
+        freshRuntime(at: 2)
+        LayerClock.advance(to: 1)
+        #expect(LayerClock.currentTime == 2)
+        LayerClock.advance(to: .nan)
+        #expect(LayerClock.currentTime == 2)
+        LayerClock.advance(to: 3)
+        #expect(LayerClock.currentTime == 3)
+    }
+}

@@ -15,6 +15,9 @@ public enum CalculationMode: Sendable, Hashable {
     /// A smooth Catmull-Rom spline through the values (Kochanek–Bartels with zero tension,
     /// continuity and bias), parameterised by the key times.
     case cubic
+    /// The cubic spline with key times derived from the distances between values, as `paced`
+    /// (the distances are the straight ones between keyframes).
+    case cubicPaced
 }
 
 /// Whether an object moving along a keyframe path turns to follow it (`CAAnimationRotationMode`).
@@ -74,7 +77,8 @@ public class KeyframeAnimation: PropertyAnimation {
             guard let track = PathTrack(path) else { return nil }
             return PathKeyframeEffect(accessor: pointAccessor, timing: timingModel, timingFunction: timingFunction,
                                       track: track, schedule: schedule(count: track.segmentCount + 1, distances: track.segmentLengths),
-                                      isPaced: calculationMode == .paced, rotationMode: rotationMode)
+                                      isPaced: calculationMode == .paced || calculationMode == .cubicPaced,
+                                      rotationMode: rotationMode)
         }
         var typedValues: [Value] = []
         typedValues.reserveCapacity(values.count)
@@ -95,7 +99,7 @@ public class KeyframeAnimation: PropertyAnimation {
         let segments = max(1, count - 1)
         var times: [Double]
         switch calculationMode {
-        case .paced:
+        case .paced, .cubicPaced:
             let total = distances.reduce(0, +)
             times = [0]
             var run = 0.0
@@ -109,10 +113,11 @@ public class KeyframeAnimation: PropertyAnimation {
         case .linear, .cubic:
             times = keyTimes.count == count ? keyTimes : (0..<count).map { count > 1 ? Double($0) / Double(count - 1) : 0 }
         }
-        if !keyTimes.isEmpty && times != keyTimes && calculationMode != .paced {
+        let isPaced = calculationMode == .paced || calculationMode == .cubicPaced
+        if !keyTimes.isEmpty && times != keyTimes && !isPaced {
             Diagnostics.warn("keyTimes of '\(keyPath ?? "")' has \(keyTimes.count) entries for \(count) keyframes; spacing them evenly")
         }
-        let functions = calculationMode == .paced || timingFunctions.isEmpty ? [] : timingFunctions
+        let functions = isPaced || timingFunctions.isEmpty ? [] : timingFunctions
         return KeyframeSchedule(times: times, functions: functions)
     }
 }
@@ -183,7 +188,7 @@ final class KeyframeEffect<Value: Interpolatable>: AnimationEffect {
             return values[i]
         }
         let (i, u) = schedule.locate(p)
-        if mode == .cubic { return catmullRom(segment: i, u: u) }
+        if mode == .cubic || mode == .cubicPaced { return catmullRom(segment: i, u: u) }
         return values[i].interpolated(to: values[i + 1], at: u)
     }
 
