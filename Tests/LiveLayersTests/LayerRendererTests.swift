@@ -237,3 +237,21 @@ extension RuntimeSuites.LayerRendererTests {
         #expect(bitmap[30, 20] == Color.white.premultipliedPixel)
     }
 }
+
+extension RuntimeSuites.LayerRendererTests {
+    @Test func reorderingSiblingsRepaintsWhereTheyOverlap() throws {
+        freshRuntime()
+        let r = root(40, 40)
+        let red = square(Rect(x: 0, y: 0, width: 30, height: 30), .red)
+        let blue = square(Rect(x: 10, y: 10, width: 30, height: 30), .blue)
+        r.addSublayer(red)
+        r.addSublayer(blue)
+        let bitmap = try Bitmap(width: 40, height: 40)
+        let renderer = LayerRenderer()
+        renderer.render(r, at: 0, into: bitmap)
+        #expect(bitmap[20, 20] == Color.blue.premultipliedPixel)
+        r.insertSublayer(red, above: blue)
+        #expect(!renderer.render(r, at: 0.1, into: bitmap).isEmpty)
+        #expect(bitmap[20, 20] == Color.red.premultipliedPixel)
+    }
+}

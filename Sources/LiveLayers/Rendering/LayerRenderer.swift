@@ -35,6 +35,8 @@ public final class LayerRenderer {
     private var maskContext: GraphicsContext?
     private var maskBitmap: Bitmap?
     private var isRenderingMask = false
+    /// Where this frame's records start in `visited`.
+    private var visitBase = 0
     private var damage = DamageRegion()
     private var output: [IntRect] = []
     private weak var lastRoot: Layer?
@@ -76,6 +78,7 @@ public final class LayerRenderer {
         lastRoot = root
 
         let previousCount = visited.count
+        visitBase = previousCount
         prepare(root, parentTransform: .identity, parentOpacity: 1, clipKey: 0, visible: true, time: now)
         // Layers seen last frame but not this one (removed, or under a removed subtree).
         for i in 0..<previousCount where visited[i].generation != frameNumber {
@@ -130,7 +133,8 @@ public final class LayerRenderer {
 
         var signature = RenderSignature(state: state, deviceTransform: record.deviceTransform, opacity: record.opacity,
                                         contentsSerial: layer.contentsSerial, contentVersion: record.contentVersion,
-                                        clipKey: clipKey, hasMask: layer.maskStorage != nil)
+                                        clipKey: clipKey, hasMask: layer.maskStorage != nil,
+                                        paintOrder: visited.count - visitBase)
         if !isVisible { signature = RenderSignature() }
         record.deviceRect = isVisible ? deviceRect(of: shown, transform: record.deviceTransform) : .zero
 

@@ -11,6 +11,9 @@ struct RenderSignature: Equatable {
     var contentVersion = 0
     var clipKey = 0
     var hasMask = false
+    /// The layer's place in painting order: moving a layer in front of or behind a sibling
+    /// changes it, and with it the pixels where the two overlap.
+    var paintOrder = 0
 }
 
 /// The renderer's per-layer memory: the layer as shown this frame, where it landed, its
