@@ -40,7 +40,7 @@ open class Layer {
     let isPresentationCopy: Bool
     unowned(unsafe) var modelLayer: Layer?
     var presentationCopy: Layer?
-    private var presentationStamp = (time: Double.nan, version: -1)
+    var presentationStamp = (time: Double.nan, version: -1)
     var modelVersion = 0
     /// Bumped on every change that can alter what the layer or its subtree draws.
     var renderVersion = 0
@@ -299,7 +299,7 @@ open class Layer {
     }
 
     /// The value on screen for `key` before a change, for the animation the change may start.
-    private func previousValueForAction(key: String) -> (any Interpolatable)? {
+    func previousValueForAction(key: String) -> (any Interpolatable)? {
         guard runsActions else { return nil }
         return presentationValue(forKeyPath: key)
     }
@@ -365,89 +365,6 @@ open class Layer {
 
     /// Whether the layer is waiting to be redrawn.
     public func needsDisplay() -> Bool { needsDisplayFlag }
-
-    // MARK: Presentation
-
-    /// The layer as it appears now: a copy whose properties hold the animated values at the
-    /// current media time, or `nil` if the layer has never been committed (a layer created in
-    /// the current frame, as Core Animation's `presentationLayer` before its first commit).
-    ///
-    /// The copy is reused and refreshed on each call, so read what you need from it rather than
-    /// keeping it. Its ``superlayer``, ``sublayers`` and ``mask`` are presentation copies too.
-    /// Called on a presentation copy, it returns the copy itself.
-    public func presentation() -> Self? {
-        if isPresentationCopy { return self }
-        guard hasBeenCommitted else { return nil }
-        let copy = updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime)
-        copy.superlayerStorage = superlayerStorage.flatMap { $0.hasBeenCommitted ? $0.updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime) : nil }
-        copy.sublayerStorage = sublayerStorage.compactMap { $0.presentation() }
-        copy.maskStorage = maskStorage?.presentation()
-        return copy as? Self
-    }
-
-    /// The model layer: `self` for a model layer, the layer it copies for a presentation copy.
-    public func model() -> Self {
-        if isPresentationCopy, let modelLayer, let typed = modelLayer as? Self { return typed }
-        return self
-    }
-
-    /// The presentation copy refreshed for `time`, without its tree links (for the renderer).
-    func updatedPresentation(atMediaTime time: Double) -> Layer {
-        let copy: Layer
-        if let existing = presentationCopy {
-            copy = existing
-        } else {
-            Layer.creatingPresentationCopy = true
-            copy = type(of: self).init()
-            Layer.creatingPresentationCopy = false
-            copy.modelLayer = self
-            copy.delegate = delegate
-            presentationCopy = copy
-        }
-        if presentationStamp.time == time && presentationStamp.version == modelVersion { return copy }
-        presentationStamp = (time, modelVersion)
-        copy.state = state
-        if copy.contents !== contents { copy.contents = contents }
-        for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
-        if !attachedAnimations.isEmpty {
-            let local = localTime(fromMediaTime: time)
-            for record in attachedAnimations where record.isCommitted {
-                record.effect?.apply(to: copy, parentTime: local)
-            }
-        }
-        return copy
-    }
-
-    /// The presentation value of `keyPath` at the current media time.
-    public func presentationValue(forKeyPath keyPath: String) -> (any Interpolatable)? {
-        guard let accessor = accessor(forKeyPath: keyPath) else { return nil }
-        if !hasBeenCommitted || attachedAnimations.isEmpty { return accessor.value(of: self) }
-        return accessor.value(of: updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime))
-    }
-
-    /// The model value of an animatable property by key path (`"position"`,
-    /// `"transform.rotation.z"`, a custom property's name), or `nil` for an unknown key.
-    public func value(forKeyPath keyPath: String) -> (any Interpolatable)? {
-        accessor(forKeyPath: keyPath)?.value(of: self)
-    }
-
-    /// Sets an animatable property by key path, as assigning it would (with its action).
-    /// Returns `false`, changing nothing, for an unknown key or a value of the wrong type.
-    @discardableResult
-    public func setValue(_ value: any Interpolatable, forKeyPath keyPath: String) -> Bool {
-        guard let accessor = accessor(forKeyPath: keyPath) else { return false }
-        let previous = previousValueForAction(key: keyPath)
-        guard accessor.setValue(value, on: self) else { return false }
-        didChange(key: keyPath, previous: previous)
-        return true
-    }
-
-    /// The accessor of an animatable key path: built-in, then this class's custom properties.
-    func accessor(forKeyPath keyPath: String) -> AnyPropertyAccessor? {
-        if let builtIn = BuiltInKeys.accessors[keyPath] { return builtIn }
-        if let slot = schema.slots[keyPath] { return schema.accessors[slot] }
-        return nil
-    }
 }
 
 extension LayerSchema {

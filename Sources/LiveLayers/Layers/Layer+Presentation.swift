@@ -1,0 +1,86 @@
+// Layer+Presentation: the presentation copy, and property access by key path.
+
+import Raster
+
+extension Layer {
+    /// The layer as it appears now: a copy whose properties hold the animated values at the
+    /// current media time, or `nil` if the layer has never been committed (a layer created in
+    /// the current frame, as Core Animation's `presentationLayer` before its first commit).
+    ///
+    /// The copy is reused and refreshed on each call, so read what you need from it rather than
+    /// keeping it. Its ``superlayer``, ``sublayers`` and ``mask`` are presentation copies too.
+    /// Called on a presentation copy, it returns the copy itself.
+    public func presentation() -> Self? {
+        if isPresentationCopy { return self }
+        guard hasBeenCommitted else { return nil }
+        let copy = updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime)
+        copy.superlayerStorage = superlayerStorage.flatMap { $0.hasBeenCommitted ? $0.updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime) : nil }
+        copy.sublayerStorage = sublayerStorage.compactMap { $0.presentation() }
+        copy.maskStorage = maskStorage?.presentation()
+        return copy as? Self
+    }
+
+    /// The model layer: `self` for a model layer, the layer it copies for a presentation copy.
+    public func model() -> Self {
+        if isPresentationCopy, let modelLayer, let typed = modelLayer as? Self { return typed }
+        return self
+    }
+
+    /// The presentation copy refreshed for `time`, without its tree links (for the renderer).
+    func updatedPresentation(atMediaTime time: Double) -> Layer {
+        let copy: Layer
+        if let existing = presentationCopy {
+            copy = existing
+        } else {
+            Layer.creatingPresentationCopy = true
+            copy = type(of: self).init()
+            Layer.creatingPresentationCopy = false
+            copy.modelLayer = self
+            copy.delegate = delegate
+            presentationCopy = copy
+        }
+        if presentationStamp.time == time && presentationStamp.version == modelVersion { return copy }
+        presentationStamp = (time, modelVersion)
+        copy.state = state
+        if copy.contents !== contents { copy.contents = contents }
+        for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
+        if !attachedAnimations.isEmpty {
+            let local = localTime(fromMediaTime: time)
+            for record in attachedAnimations where record.isCommitted {
+                record.effect?.apply(to: copy, parentTime: local)
+            }
+        }
+        return copy
+    }
+
+    /// The presentation value of `keyPath` at the current media time.
+    public func presentationValue(forKeyPath keyPath: String) -> (any Interpolatable)? {
+        guard let accessor = accessor(forKeyPath: keyPath) else { return nil }
+        if !hasBeenCommitted || attachedAnimations.isEmpty { return accessor.value(of: self) }
+        return accessor.value(of: updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime))
+    }
+
+    /// The model value of an animatable property by key path (`"position"`,
+    /// `"transform.rotation.z"`, a custom property's name), or `nil` for an unknown key.
+    public func value(forKeyPath keyPath: String) -> (any Interpolatable)? {
+        accessor(forKeyPath: keyPath)?.value(of: self)
+    }
+
+    /// Sets an animatable property by key path, as assigning it would (with its action).
+    /// Returns `false`, changing nothing, for an unknown key or a value of the wrong type.
+    @discardableResult
+    public func setValue(_ value: any Interpolatable, forKeyPath keyPath: String) -> Bool {
+        guard let accessor = accessor(forKeyPath: keyPath) else { return false }
+        let previous = previousValueForAction(key: keyPath)
+        guard accessor.setValue(value, on: self) else { return false }
+        didChange(key: keyPath, previous: previous)
+        return true
+    }
+
+    /// The accessor of an animatable key path: built-in, then this class's custom properties.
+    func accessor(forKeyPath keyPath: String) -> AnyPropertyAccessor? {
+        if let builtIn = BuiltInKeys.accessors[keyPath] { return builtIn }
+        if let slot = schema.slots[keyPath] { return schema.accessors[slot] }
+        return nil
+    }
+}
