@@ -144,6 +144,21 @@ import Testing
         #expect(fast.bitmap[4, 3] == PixelMath.over(image[0, 0], 0xFF10_2030))
     }
 
+    /// A transform undone by concatenating its inverse is the identity only up to rounding; images
+    /// drawn under it still land exactly on pixels (no resampling blur).
+    @Test func nearlyIdentityTransformStillDrawsImagesExactly() throws {
+        let image = try Bitmap(width: 5, height: 4)
+        for y in 0..<4 { for x in 0..<5 { image[x, y] = 0xFF00_0000 | UInt32(x * 50) << 16 | UInt32(y * 60) } }
+        let ctx = try Self.context(20, 20)
+        ctx.rotate(by: 0.3)
+        ctx.scaleBy(x: 1.7, y: 0.9)
+        ctx.concatenate(try #require(ctx.ctm.inverted()))
+        #expect(ctx.ctm != .identity)
+        ctx.draw(image, in: Rect(x: 3, y: 2, width: 5, height: 4))
+        for y in 0..<4 { for x in 0..<5 { #expect(ctx.bitmap[x + 3, y + 2] == image[x, y]) } }
+        #expect(ctx.bitmap[2, 2] == 0 && ctx.bitmap[8, 5] == 0)
+    }
+
     @Test func gradientsPadTheirEnds() throws {
         let ctx = try Self.context(100, 10)
         ctx.setFillPaint(.linearGradient(Gradient(from: .black, to: .white), start: Point(x: 10, y: 0), end: Point(x: 90, y: 0)))

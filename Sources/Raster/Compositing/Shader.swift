@@ -15,6 +15,10 @@ enum Shader {
     /// Nothing is drawn (a singular transform or an empty gradient).
     case none
 
+    /// How close to exact a transform must be to count as an integer translation: 1e-9 pixels
+    /// over a 16384-pixel image is far below anything 8-bit output can show.
+    static let snapTolerance = 1e-9
+
     /// Resolves `paint` for drawing under `ctm`; `table` receives a gradient's 256 colours.
     init(_ paint: Paint, ctm: Transform, table: UnsafeMutablePointer<UInt32>) {
         switch paint {
@@ -42,10 +46,13 @@ enum Shader {
         case let .image(bitmap, transform):
             let toDevice = transform.concatenating(ctm)
             guard let inverse = toDevice.inverted() else { self = .none; return }
-            if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1,
-               inverse.tx == inverse.tx.rounded(), inverse.ty == inverse.ty.rounded(),
-               abs(inverse.tx) < 1e9, abs(inverse.ty) < 1e9 {
-                self = .imageOffset(bitmap, dx: Int(inverse.tx), dy: Int(inverse.ty))
+            // A transform within rounding error of an integer translation (for example one
+            // undone by concatenating its inverse) still takes the no-resampling path.
+            let e = Self.snapTolerance
+            if abs(inverse.a - 1) < e, abs(inverse.b) < e, abs(inverse.c) < e, abs(inverse.d - 1) < e,
+               abs(inverse.tx) < 1e9, abs(inverse.ty) < 1e9,
+               abs(inverse.tx - inverse.tx.rounded()) < e, abs(inverse.ty - inverse.ty.rounded()) < e {
+                self = .imageOffset(bitmap, dx: Int(inverse.tx.rounded()), dy: Int(inverse.ty.rounded()))
             } else {
                 self = .image(bitmap, inverse: inverse)
             }

@@ -319,7 +319,7 @@ public final class GraphicsContext {
     /// The device pixel rectangle `rect` covers exactly, if the CTM maps it onto whole pixels.
     private func alignedDeviceRect(_ rect: Rect) -> IntRect? {
         let t = state.ctm
-        guard t.b == 0, t.c == 0 else { return nil }
+        guard abs(t.b) < Shader.snapTolerance, abs(t.c) < Shader.snapTolerance else { return nil }
         let d = rect.applying(t)
         let x0 = d.minX.rounded(), y0 = d.minY.rounded(), x1 = d.maxX.rounded(), y1 = d.maxY.rounded()
         guard abs(d.minX - x0) < 1e-9, abs(d.minY - y0) < 1e-9, abs(d.maxX - x1) < 1e-9, abs(d.maxY - y1) < 1e-9,
@@ -398,7 +398,11 @@ struct AlphaWriter: CoverageSink {
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
         let src = shader.row(x: x, y: y, count: count, scratch: scratch)
         let d = mask.row(y) + x
-        for i in 0..<count { d[i] = UInt8(PixelMath.mul(src[i] >> 24, UInt32(coverage))) }
+        if coverage == 255 {
+            for i in 0..<count { d[i] = UInt8(truncatingIfNeeded: src[i] >> 24) }
+        } else {
+            for i in 0..<count { d[i] = UInt8(PixelMath.mul(src[i] >> 24, UInt32(coverage))) }
+        }
         let r = IntRect(x: x, y: y, width: count, height: 1)
         covered = covered.isEmpty ? r : covered.union(r)
     }
