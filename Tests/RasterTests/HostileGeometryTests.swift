@@ -101,3 +101,55 @@ import Testing
         }
     }
 }
+
+/// Hostile input through the context: non-finite transforms, rectangles, paints and line widths
+/// draw nothing (or something bounded) and never crash.
+@Suite struct HostileContextTests {
+    @Test func nonFiniteStateDrawsNothingHarmful() throws {
+        let bitmap = try Bitmap(width: 32, height: 24)
+        let image = try Bitmap(width: 4, height: 4)
+        image.clear(to: 0xFFFF_FFFF)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        for bad in [Double.nan, .infinity, -.infinity, 1e300, 0] {
+            ctx.saveGState()
+            ctx.scaleBy(x: bad, y: 1)
+            ctx.setFillColor(.white)
+            ctx.fill(Rect(x: 1, y: 1, width: 10, height: 10))
+            ctx.draw(image, in: Rect(x: 0, y: 0, width: 8, height: 8))
+            ctx.setFillPaint(.linearGradient(Gradient(from: .red, to: .blue), start: .zero, end: Point(x: bad, y: 0)))
+            ctx.fill(Rect(x: 0, y: 0, width: 32, height: 24))
+            ctx.restoreGState()
+            ctx.saveGState()
+            ctx.setFillPaint(.radialGradient(Gradient(from: .red, to: .blue), center: Point(x: bad, y: 3), radius: bad))
+            ctx.fill(Rect(x: 0, y: 0, width: 32, height: 24))
+            ctx.setFillPaint(.image(image, transform: Transform(a: bad, b: 0, c: 0, d: 1, tx: 0, ty: 0)))
+            ctx.fill(Rect(x: 0, y: 0, width: 32, height: 24))
+            ctx.draw(image, in: Rect(x: bad, y: 0, width: 5, height: bad))
+            ctx.setLineWidth(bad)
+            ctx.setStrokeColor(.green)
+            ctx.stroke(Rect(x: 2, y: 2, width: 20, height: 10))
+            ctx.clip(to: Rect(x: 0, y: 0, width: bad, height: 10))
+            ctx.clip(toMask: image, in: Rect(x: bad, y: 0, width: 10, height: 10))
+            ctx.fill(Rect(x: 0, y: 0, width: 32, height: 24))
+            ctx.restoreGState()
+        }
+        // Every pixel is still a valid premultiplied value.
+        for y in 0..<24 {
+            for x in 0..<32 {
+                let p = bitmap[x, y], a = p >> 24
+                #expect((p >> 16) & 0xFF <= a && (p >> 8) & 0xFF <= a && p & 0xFF <= a)
+            }
+        }
+    }
+
+    @Test func unbalancedRestoreAndHugeImagesAreHarmless() throws {
+        let bitmap = try Bitmap(width: 16, height: 16)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.restoreGState()
+        ctx.restoreGState()
+        let wide = try Bitmap(width: 4000, height: 1)
+        wide.clear(to: 0xFF00_FF00)
+        ctx.draw(wide, in: Rect(x: -2000, y: 3, width: 4000, height: 1))
+        #expect(bitmap[0, 3] == 0xFF00_FF00 && bitmap[15, 3] == 0xFF00_FF00 && bitmap[0, 4] == 0)
+    }
+}
