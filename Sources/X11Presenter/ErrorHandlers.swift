@@ -1,53 +1,62 @@
 // ErrorHandlers: the process-wide Xlib error and IO-error handlers, installed in one place.
 //
 // Xlib keeps these handlers per process, and calls them on the thread that made the failing
-// request. Every Xlib call of this module happens on one thread (the frame loop's), so the
-// state below is only touched from that thread: that is what makes `nonisolated(unsafe)` sound.
+// request. A window (and each test client) is used from one thread; the trap state is per
+// connection and locked, because a test process drives several connections from several threads.
 
 internal import CX11
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Protocol errors (asynchronous replies such as BadAccess): either trapped by the code that
 /// expects them, or reported on stderr. Xlib's default handler would exit the process.
+///
+/// Each connection is used from one thread, but a process (a test run) may drive several
+/// connections from several threads, and Xlib calls the one process-wide handler on whichever
+/// thread hit the error: traps are therefore kept per connection, behind a lock.
 enum ErrorTrap {
-    nonisolated(unsafe) private static var installed = false
-    nonisolated(unsafe) private static var trapping = false
-    nonisolated(unsafe) private static var trappedCode: UInt8 = 0
+    /// The first error code seen by each connection that is trapping, keyed by its address.
+    private static let traps = Mutex<[UInt: UInt8]>([:])
+    private static let installation = Mutex(false)
 
     /// Installs the error and IO-error handlers, once per process.
     static func installHandlers() {
-        guard !installed else { return }
-        installed = true
-        _ = XSetErrorHandler(handleProtocolError)
-        _ = XSetIOErrorHandler(handleIOError)
+        installation.withLock { installed in
+            guard !installed else { return }
+            installed = true
+            _ = XSetErrorHandler(handleProtocolError)
+            _ = XSetIOErrorHandler(handleIOError)
+        }
     }
 
     /// Runs `body`, then waits for the server (`XSync`) and returns the first protocol error
-    /// code it caused, or 0. As xscreensaver's `xshm.c`, for requests a server may refuse.
+    /// code it caused on `display`, or 0. As xscreensaver's `xshm.c`, for requests a server may refuse.
     static func trapErrors(on display: OpaquePointer, _ body: () -> Void) -> UInt8 {
+        let key = UInt(bitPattern: display)
         XSync(display, 0)
-        trapping = true
-        trappedCode = 0
+        traps.withLock { $0[key] = 0 }
         body()
         XSync(display, 0)
-        trapping = false
-        return trappedCode
+        return traps.withLock { $0.removeValue(forKey: key) ?? 0 }
     }
 
-    fileprivate static func record(_ event: XErrorEvent) {
-        if trapping {
-            if trappedCode == 0 { trappedCode = event.error_code }
-            return
+    fileprivate static func record(_ event: XErrorEvent, display: OpaquePointer?) {
+        let key = display.map { UInt(bitPattern: $0) } ?? 0
+        let trapped = traps.withLock { traps -> Bool in
+            guard let code = traps[key] else { return false }
+            if code == 0 { traps[key] = event.error_code }
+            return true
         }
+        guard !trapped else { return }
         let message = "X11Presenter: X protocol error \(event.error_code) (request \(event.request_code).\(event.minor_code))\n"
         _ = message.withCString { write(2, $0, strlen($0)) }
     }
 }
 
 private func handleProtocolError(_ display: OpaquePointer?, _ event: UnsafeMutablePointer<XErrorEvent>?) -> Int32 {
-    if let event { ErrorTrap.record(event.pointee) }
+    if let event { ErrorTrap.record(event.pointee, display: display) }
     return 0
 }
 
