@@ -178,7 +178,13 @@ nonisolated(unsafe) private var keeper: X11TestClient?
     @Test func badAccessFallsBackToPutImage() throws {
         let display = "127.0.0.1" + server.display
         var notices: [String] = []
-        let window = try X11Window(.init(displayName: display, title: "tcp", width: 40, height: 30))
+        // The TCP listener may come up a moment after the Unix socket the harness waits for.
+        var opened: X11Window?
+        for _ in 0..<50 where opened == nil {
+            opened = try? X11Window(.init(displayName: display, title: "tcp", width: 40, height: 30))
+            if opened == nil { usleep(100_000) }
+        }
+        let window = try #require(opened, "cannot open \(display)")
         window.onNotice = { notices.append($0) }
         guard case let .putImage(reason) = window.transport else {
             Issue.record("expected the XPutImage fallback over TCP, got \(window.transport)")
