@@ -22,7 +22,6 @@ final class ArrowScene: Scene {
         picture = setup.image ?? Self.builtInPicture()
         hint = Hint(in: setup.size)
         root.backgroundColor = Color(rgb: 0x202020)
-        imageLayer.contents = picture
         imageLayer.contentsGravity = .resize
         arrow.startRadians = -.pi / 2
         arrow.headLengthRadians = .pi / 16
@@ -35,12 +34,16 @@ final class ArrowScene: Scene {
     }
 
     func resize(to size: Size) {
-        let side = min(size.width, size.height)
+        let side = max(1, min(size.width, size.height).rounded(.down))
         withoutActions {
             root.bounds = Rect(origin: .zero, size: size)
             root.position = Point(x: size.width / 2, y: size.height / 2)
+            // The picture is scaled to the square once here, and the square sits on whole pixels,
+            // so each frame composites it 1:1 instead of resampling it.
+            imageLayer.contents = Self.scaled(picture, toSide: Int(side))
             imageLayer.bounds = Rect(x: 0, y: 0, width: side, height: side)
-            imageLayer.position = Point(x: size.width / 2, y: size.height / 2)
+            let origin = Point(x: ((size.width - side) / 2).rounded(.down), y: ((size.height - side) / 2).rounded(.down))
+            imageLayer.position = Point(x: origin.x + side / 2, y: origin.y + side / 2)
             arrow.frame = imageLayer.bounds
             arrow.thickness = 60 * side / 600
             arrow.setNeedsDisplay()
@@ -83,6 +86,13 @@ final class ArrowScene: Scene {
         animation.autoreverses = autoreverses
         arrow.add(animation, forKey: Self.key)
         Transaction.commit()
+    }
+
+    /// `image` resampled (bilinear) to `side`×`side`.
+    static func scaled(_ image: Bitmap, toSide side: Int) -> Bitmap {
+        guard image.width != side || image.height != side, let out = try? Bitmap(width: side, height: side) else { return image }
+        GraphicsContext(bitmap: out).draw(image, in: Rect(x: 0, y: 0, width: Double(side), height: Double(side)))
+        return out
     }
 
     /// The built-in picture: a 512×512 sunset of gradients and circles, deterministic.
