@@ -26,9 +26,10 @@ extension GraphicsContext {
     }
 
     /// The outline of `userPath`'s stroke in user space, flattened finely enough that it stays
-    /// within 0.1 device pixels after the current transform. Reuses the context's buffers.
+    /// within the rasterizer's flattening tolerance after the current transform. Reuses the
+    /// context's buffers.
     func strokeOutline(of userPath: Path, strokeStart: Double = 0, strokeEnd: Double = 1) -> Path {
-        pathStroker.outline(of: userPath, style: strokeStyle, tolerance: 0.1 / max(1e-9, state.ctm.maximumScale),
+        pathStroker.outline(of: userPath, style: strokeStyle, tolerance: Rasterizer.flatteningTolerance / max(1e-9, state.ctm.maximumScale),
                             strokeStart: strokeStart, strokeEnd: strokeEnd)
     }
 }
