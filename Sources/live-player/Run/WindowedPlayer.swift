@@ -98,7 +98,8 @@ final class WindowedPlayer {
     private func finish() -> Int32 {
         let report = RunReport(scene: pipeline.kind, width: window.width, height: window.height,
                                mode: window.transport == .sharedMemory ? "window MIT-SHM" : "window XPutImage",
-                               log: pipeline.log, statistics: link.statistics, elapsed: lastFrameWall - (firstFrameWall ?? lastFrameWall))
+                               log: pipeline.log, statistics: link.statistics, elapsed: lastFrameWall - (firstFrameWall ?? lastFrameWall),
+                               measuredFramesPerSecond: link.statistics.framesPerSecondOverall)
         if exitStatus == 0 {
             window.close()
         }
