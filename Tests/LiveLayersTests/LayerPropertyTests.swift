@@ -43,6 +43,10 @@ extension RuntimeSuites {
         let dial = DialLayer(label: "speed")
         dial.gauge = Gauge(level: 3)
         dial.tint = .green
+        let turn = BasicAnimation(keyPath: "transform.rotation.z")
+        turn.toValue = 1.0
+        turn.duration = 10
+        dial.add(turn, forKey: "turn")
         LayerClock.advance(to: 0)
         let shown = try #require(dial.presentation())
         #expect(type(of: shown) == DialLayer.self)

@@ -7,16 +7,26 @@ extension RuntimeSuites {
 @Suite struct ModelPresentationTests {
     init() { freshRuntime() }
 
-    @Test func presentationIsAbsentUntilTheLayerIsCommitted() {
+    @Test func presentationExistsOnlyWhileAnAnimationIsAttached() {
         freshRuntime()
         let layer = Layer()
-        #expect(layer.presentation() == nil)
+        #expect(layer.presentation() == nil)                 // never committed
         LayerClock.advance(to: 0.016)
+        #expect(layer.presentation() == nil)                 // committed, nothing animating: the seed's observation
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.toValue = 0.0
+        fade.duration = 1
+        layer.add(fade, forKey: "fade")
+        #expect(layer.presentation() == nil)                 // not committed yet
+        LayerClock.advance(to: 0.5)
         let shown = layer.presentation()
         #expect(shown != nil)
         #expect(shown !== layer)
         #expect(shown?.model() === layer)
+        #expect(shown?.presentation() === shown)
         #expect(layer.model() === layer)
+        LayerClock.advance(to: 2)
+        #expect(layer.presentation() == nil)                 // removed on completion
     }
 
     @Test func modelStaysWhilePresentationAnimates() throws {
@@ -34,7 +44,8 @@ extension RuntimeSuites {
         LayerClock.advance(to: 2.5)
         // Removed on completion: the presentation snaps back to the model (the classic snap-back).
         #expect(layer.animation(forKey: "move") == nil)
-        #expect(try #require(layer.presentation()).position == Point(x: 10, y: 10))
+        #expect(layer.presentation() == nil)
+        #expect(layer.presentationValue(forKeyPath: "position") as? Point == Point(x: 10, y: 10))
     }
 
     /// The Chinese seed's three observations: A before the delayed begin, B during, C after,
@@ -63,7 +74,8 @@ extension RuntimeSuites {
         #expect(close(try #require(layer.presentation()).opacity, 0.6))
 
         LayerClock.advance(to: 4)                         // C: after the end
-        let c = try #require(layer.presentation()).opacity
+        #expect((layer.presentation() == nil) == removed)
+        let c = layer.presentation()?.opacity ?? layer.opacity
         let holds = !removed && (fill == .forwards || fill == .both)
         #expect(c == (holds ? 0.8 : 0.1))
         #expect(layer.opacity == 0.1)
@@ -171,14 +183,23 @@ extension RuntimeSuites {
 
     @Test func presentationTreeMirrorsTheModelTree() throws {
         freshRuntime()
-        let root = Layer(), child = Layer(), mask = Layer()
+        let root = Layer(), child = Layer(), still = Layer(), mask = Layer()
         root.addSublayer(child)
+        root.addSublayer(still)
         root.mask = mask
+        for layer in [root, child] {
+            let a = BasicAnimation(keyPath: "opacity")
+            a.toValue = 0.5
+            a.duration = 10
+            layer.add(a, forKey: "a")
+        }
         LayerClock.advance(to: 0.1)
         let shown = try #require(root.presentation())
-        #expect(shown.sublayers.count == 1)
+        #expect(shown.sublayers.count == 2)
         #expect(shown.sublayers[0] === child.presentation())
-        #expect(shown.mask === mask.presentation())
+        #expect(shown.sublayers[1].model() === still)         // unanimated: a copy equal to the model
+        #expect(still.presentation() == nil)
+        #expect(shown.mask?.model() === mask)
         #expect(child.presentation()?.superlayer === shown)
     }
 

@@ -27,7 +27,7 @@ extension RuntimeSuites {
         while t < reversalTime + 1.2 {
             t += 1.0 / 240
             LayerClock.advance(to: t)
-            trail.append(layer.presentation()!.position.x)
+            trail.append((layer.presentation() ?? layer).position.x)
         }
         return (before, after, trail, layer.position.x)
     }

@@ -31,7 +31,14 @@ import RasterTestSupport
         arrow.lineJoin = .bevel
         arrow.strokeColor = .red
         LayerClock.advance(to: 0.1)
+        #expect(arrow.presentation() == nil)                       // nothing animating yet
+        let grow = BasicAnimation(keyPath: "lengthRadians")
+        grow.toValue = 2.0
+        grow.duration = 1
+        arrow.add(grow, forKey: "grow")
+        LayerClock.advance(to: 0.6)
         let shown = try #require(arrow.presentation())
+        #expect(abs(shown.lengthRadians - 1) < 1e-9)
         #expect(shown !== arrow)
         #expect(shown.thickness == 33)
         #expect(shown.lineJoin == .bevel)

@@ -3,21 +3,36 @@
 import Raster
 
 extension Layer {
-    /// The layer as it appears now: a copy whose properties hold the animated values at the
-    /// current media time, or `nil` if the layer has never been committed (a layer created in
-    /// the current frame, as Core Animation's `presentationLayer` before its first commit).
+    /// The layer as it appears now, while an animation is attached: a copy whose properties
+    /// hold the animated values at the current media time. `nil` when no animation is attached
+    /// (or the layer has never been committed), as the issue's seed observed: read the model
+    /// then, which is what is on screen. The idiom `layer.presentation()?.position ?? layer.position`
+    /// gives the value on screen in every case.
+    ///
+    /// Core Animation documents only the never-committed case; after a commit its
+    /// `presentationLayer` is a copy even without animations. LiveLayers follows the issue and
+    /// returns `nil` there, so "is this layer animating?" is simply `presentation() != nil`.
+    /// Fill counts as attached: a finished animation kept with `isRemovedOnCompletion = false`
+    /// still gives a copy.
     ///
     /// The copy is reused and refreshed on each call, so read what you need from it rather than
-    /// keeping it. Its ``superlayer``, ``sublayers`` and ``mask`` are presentation copies too.
-    /// Called on a presentation copy, it returns the copy itself.
+    /// keeping it. Its ``superlayer``, ``sublayers`` and ``mask`` are copies of those layers too
+    /// (for unanimated layers, copies equal to the model). Called on a presentation copy, it
+    /// returns the copy itself.
     public func presentation() -> Self? {
         if isPresentationCopy { return self }
-        guard hasBeenCommitted else { return nil }
-        let copy = updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime)
-        copy.superlayerStorage = superlayerStorage.flatMap { $0.hasBeenCommitted ? $0.updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime) : nil }
-        copy.sublayerStorage = sublayerStorage.compactMap { $0.presentation() }
-        copy.maskStorage = maskStorage?.presentation()
-        return copy as? Self
+        guard hasBeenCommitted, attachedAnimations.contains(where: \.isCommitted) else { return nil }
+        return linkedPresentation() as? Self
+    }
+
+    /// The presentation copy with its tree links set to the copies of its relatives.
+    private func linkedPresentation() -> Layer {
+        let now = LayerRuntime.shared.currentTime
+        let copy = updatedPresentation(atMediaTime: now)
+        copy.superlayerStorage = superlayerStorage.flatMap { $0.hasBeenCommitted ? $0.updatedPresentation(atMediaTime: now) : nil }
+        copy.sublayerStorage = sublayerStorage.compactMap { $0.hasBeenCommitted ? $0.linkedPresentation() : nil }
+        copy.maskStorage = maskStorage.flatMap { $0.hasBeenCommitted ? $0.linkedPresentation() : nil }
+        return copy
     }
 
     /// The model layer: `self` for a model layer, the layer it copies for a presentation copy.

@@ -7,8 +7,9 @@ import Raster
 ///
 /// ## Model and presentation
 /// Setting a property sets the **model** value. Animations never change it: they are applied to
-/// a **presentation copy** (``presentation()``), which holds the values on screen at the current
-/// media time (``LayerClock``). Rendering uses the presentation copies.
+/// a **presentation copy** (``presentation()``, `nil` while nothing is animating), which holds
+/// the values on screen at the current media time (``LayerClock``). Rendering uses the
+/// presentation copies.
 ///
 /// ## Geometry
 /// ``position`` is where the ``anchorPoint`` (normalised, default (0.5, 0.5)) of the
