@@ -13,7 +13,4 @@ public enum WindowEvent: Equatable, Sendable {
     case resize(width: Int, height: Int)
     /// Part of the window was uncovered; the presenter already re-blitted it from the last frame.
     case expose(IntRect)
-    /// The X server went away (its connection failed). Nothing more can be shown; the caller
-    /// should say so and exit with a non-zero status.
-    case connectionLost
 }

@@ -230,7 +230,7 @@ public final class X11Window {
     /// Appends every event that has arrived, without blocking, to `events`.
     ///
     /// Handles what the window can handle itself first: re-blits exposed areas, re-allocates the
-    /// frame buffer on a size change. Reports ``WindowEvent/connectionLost`` once the server is gone.
+    /// frame buffer on a size change.
     public func processEvents(into events: inout [WindowEvent]) {
         events.append(contentsOf: pending)
         pending.removeAll(keepingCapacity: true)
@@ -249,10 +249,7 @@ public final class X11Window {
             case nil: break
             }
         }
-        if watch.isLost {
-            events.append(.connectionLost)
-            return
-        }
+        if watch.isLost { return }
         if let (w, h) = newSize, w != width || h != height {
             reallocate(width: w, height: h)
             events.append(.resize(width: w, height: h))

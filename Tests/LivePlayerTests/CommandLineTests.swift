@@ -49,6 +49,12 @@ import Testing
         #expect(json?["frameCount"] as? Int == 5)
     }
 
+    @Test func realtimeHeadlessPacesFramesAndEnds() throws {
+        let result = try PlayerProcess.run(["line", "--headless", "--realtime", "--fps", "120", "--frames", "12", "--size", "64x48"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("line 64x48 headless: 12 frames"), "\(result.stdout)")
+    }
+
     @Test func headlessRunsOneGoCycleByDefault() throws {
         // pk's go takes 3 s: 180 frames at 60 fps, plus the frame at 0.
         let result = try PlayerProcess.run(["pk", "--headless", "--size", "96x64"])

@@ -22,7 +22,6 @@ final class WindowedPlayer {
     private var pipeline: FramePipeline!
     private var timeline = MediaTimeline()
     private var running = true
-    private var exitStatus: Int32 = 0
     private var events: [WindowEvent] = []
     private var screenshotCount = 0
     private var firstFrameWall: Double?
@@ -100,12 +99,10 @@ final class WindowedPlayer {
                                mode: window.transport == .sharedMemory ? "window MIT-SHM" : "window XPutImage",
                                log: pipeline.log, statistics: link.statistics, elapsed: lastFrameWall - (firstFrameWall ?? lastFrameWall),
                                measuredFramesPerSecond: link.statistics.framesPerSecondOverall)
-        if exitStatus == 0 {
-            window.close()
-        }
-        if !writeStats(report, to: options.statsPath) && exitStatus == 0 { exitStatus = 64 }
+        window.close()
+        let status: Int32 = writeStats(report, to: options.statsPath) ? 0 : 64
         print(report.summary)
-        return exitStatus
+        return status
     }
 
     // MARK: Frames
@@ -137,10 +134,6 @@ final class WindowedPlayer {
                 printError("\(error)")
             }
         case .expose: break  // the window re-blitted it from the last frame
-        case .connectionLost:
-            printError("lost the connection to the X server \(window.displayName); exiting")
-            exitStatus = 1
-            running = false
         }
     }
 
