@@ -106,6 +106,22 @@ import Testing
         }
     }
 
+    /// A wide target is rasterized in bands of rows; a shape crossing a band boundary shows no seam.
+    @Test func shapesCrossingBandBoundariesHaveNoSeam() throws {
+        let width = 4000
+        let bandRows = Rasterizer.maximumBandCells / (width + 2)
+        let mask = try AlphaMask(width: width, height: bandRows * 2 + 10)
+        let r = Double(bandRows) * 0.8
+        var path = Path()
+        path.addEllipse(in: Rect(x: 2000.5 - r, y: Double(bandRows) + 0.3 - r, width: 2 * r, height: 2 * r))
+        mask.fill(path)
+        // Rows on either side of the boundary are fully covered across the disc's middle.
+        for y in [bandRows - 1, bandRows] { for x in 1800..<2200 { #expect(mask[x, y] == 255) } }
+        var sum = 0
+        for y in 0..<mask.height { for x in 0..<width { sum += Int(mask[x, y]) } }
+        #expect(abs(Double(sum) / 255 - .pi * r * r) / (.pi * r * r) < 0.001)
+    }
+
     @Test func pentagramCentreFollowsTheFillRule() throws {
         let star = (0..<5).map { i -> Point in
             let a = -Double.pi / 2 + Double(i) * 4 * .pi / 5
