@@ -35,7 +35,7 @@ public final class XvfbServer: @unchecked Sendable {
             number += 1 + Int.random(in: 0..<7)
             let socket = "/tmp/.X11-unix/X\(number)"
             if FileManager.default.fileExists(atPath: socket) || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { continue }
-            let process = try ChildProcess(executable, [":\(number)", "-screen", "0", "1024x768x24"] + listenArguments)
+            let process = try ChildProcess(executable, [":\(number)", "-screen", "0", "1024x768x24", "-terminate"] + listenArguments)
             for _ in 0..<400 where process.isRunning {
                 if FileManager.default.fileExists(atPath: socket) {
                     self.display = ":\(number)"
