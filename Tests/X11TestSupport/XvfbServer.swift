@@ -30,8 +30,8 @@ public final class XvfbServer: @unchecked Sendable {
     public init(listenArguments: [String] = ["-nolisten", "tcp"]) throws {
         let executable = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let executable else { throw XvfbError(description: "Xvfb is not installed (apt-get install xvfb)") }
-        var number = 100 + Int(getpid() % 300)
-        for _ in 0..<20 {
+        var number = 100 + Int(getpid() % 1000)
+        for _ in 0..<100 {
             number += 1 + Int.random(in: 0..<7)
             let socket = "/tmp/.X11-unix/X\(number)"
             if FileManager.default.fileExists(atPath: socket) || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { continue }
