@@ -20,7 +20,7 @@ extension DisplayLink {
         /// one ``duration`` (a later wake-up skips deadlines and counts them in ``droppedFrames``).
         public var lateness: Double
         /// Deadlines skipped since the previous tick, because the previous frame overran or the
-        /// wake-up came more than a frame late. Never counts time spent paused.
+        /// wake-up came more than a frame late. Never counts time spent paused; 0 for the first frame.
         public var droppedFrames: Int
 
         public init(

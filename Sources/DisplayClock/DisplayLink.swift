@@ -25,7 +25,9 @@
 ///   dropped and the link resumes at the first deadline after it, without catch-up ticks. A frame
 ///   that ran 1.5 intervals drops one deadline; one that ran exactly 1.0 also drops one, because it
 ///   was not ready before its target.
-/// - Drops are reported on the next frame (``Frame/droppedFrames``) and in ``statistics``.
+/// - Drops are reported on the next frame (``Frame/droppedFrames``) and in ``statistics``. The
+///   first frame reports none: a caller that starts servicing late (still setting up) gets the
+///   latest due deadline without drops.
 /// - Pausing never counts as dropping: on resume the link continues at the first deadline not
 ///   yet past, in phase with the deadlines before the pause.
 ///
@@ -182,7 +184,8 @@ public final class DisplayLink {
                 duration: frameInterval,
                 frameIndex: framesDelivered,
                 lateness: now - deadline(index),
-                droppedFrames: pendingDrops + (index - nextIndex) / divisor
+                // Before the first frame there was no tick to drop, however late the caller is.
+                droppedFrames: lastFrame == nil ? 0 : pendingDrops + (index - nextIndex) / divisor
             )
             pendingDrops = 0
             lastDeliveredIndex = index
@@ -254,14 +257,14 @@ public final class DisplayLink {
 
     /// Recomputes the grid after the rate or mode changed: deadlines continue from the last
     /// delivered one (so the phase is kept), at the new interval, from the first not yet past.
+    /// Before the first frame the start stays the first deadline.
     private func regrid() {
         basePeriod = 1 / refreshRate
         divisor = preferredFrameRateRange.divisor(forRefreshRate: refreshRate)
-        if let lastFrame {
-            epoch = lastFrame.timestamp
-            lastDeliveredIndex = 0
-            nextIndex = divisor
-        }
+        guard let lastFrame else { return }
+        epoch = lastFrame.timestamp
+        lastDeliveredIndex = 0
+        nextIndex = divisor
         if isUnthrottled { return }
         nextIndex = firstIndex(atOrAfter: clock.now())
     }

@@ -126,6 +126,21 @@ import Testing
         #expect(link.frameInterval == 1.0 / 120)
     }
 
+    /// Setting up (a window, a scene) may take longer than a frame after the link was made; the
+    /// first frame is the latest due deadline and nothing counts as dropped.
+    @Test func lateFirstServiceDropsNothing() {
+        let harness = LinkHarness(refreshRate: 64)
+        harness.link.preferredFramesPerSecond = 32
+        #expect(harness.link.nextDeadline == 0)
+        harness.clock.advance(to: 7.5 / 64)
+        let frame = harness.step()!
+        #expect(frame.timestamp == 6.0 / 64)
+        #expect(frame.lateness == 1.5 / 64)
+        #expect(frame.droppedFrames == 0)
+        #expect(harness.link.statistics.framesDropped == 0)
+        #expect(harness.link.nextDeadline == 8.0 / 64)
+    }
+
     @Test func nonFiniteStartMeansNow() {
         let link = DisplayLink(clock: VirtualClock(now: 3), start: .nan)
         #expect(link.nextDeadline == 3)
