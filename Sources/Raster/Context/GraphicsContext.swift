@@ -190,7 +190,7 @@ public final class GraphicsContext {
 
     /// Fills `rect` (user space) with the fill paint.
     public func fill(_ rect: Rect) {
-        if fillAlignedRect(rect) { return }
+        if fillAlignedRect(rect) || fillAxisAlignedRect(rect, paint: state.fillPaint) { return }
         fill(rectPath(rect), transform: state.ctm, rule: .winding, paint: state.fillPaint)
     }
 
@@ -204,7 +204,7 @@ public final class GraphicsContext {
         state.blendMode = .clear
         state.alpha = 1
         defer { state.blendMode = savedMode; state.alpha = savedAlpha }
-        if fillAlignedRect(rect) { return }
+        if fillAlignedRect(rect) || fillAxisAlignedRect(rect, paint: .solid(.black)) { return }
         fill(rectPath(rect), transform: state.ctm, rule: .winding, paint: .solid(.black))
     }
 
@@ -217,7 +217,7 @@ public final class GraphicsContext {
         guard r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite else { return }
         let toUser = Transform(a: r.width / Double(image.width), b: 0, c: 0, d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
         let paint = Paint.image(image, transform: toUser)
-        if fillAlignedRect(rect, paint: paint) { return }
+        if fillAlignedRect(rect, paint: paint) || fillAxisAlignedRect(rect, paint: paint) { return }
         fill(rectPath(rect), transform: state.ctm, rule: .winding, paint: paint)
     }
 
@@ -304,7 +304,7 @@ public final class GraphicsContext {
         rasterizer.render(rule: rule, into: &sink)
     }
 
-    private func compositor(for paint: Paint) -> Compositor {
+    func compositor(for paint: Paint) -> Compositor {
         sourceRow.reserve(bitmap.width + 2)
         coverageRow.reserve(bitmap.width + 2)
         return Compositor(
