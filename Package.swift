@@ -25,6 +25,7 @@ let package = Package(
             pkgConfig: "x11",
             providers: [.apt(["libx11-dev", "libxext-dev"])]
         ),
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(
             name: "CPNG",
             pkgConfig: "libpng",
@@ -32,7 +33,7 @@ let package = Package(
         ),
 
         // Monotonic ticks, frame-drop accounting, frame statistics. No X11, no layers.
-        .target(name: "DisplayClock", swiftSettings: strict),
+        .target(name: "DisplayClock", dependencies: ["CLinux"], swiftSettings: strict),
 
         // Paths, anti-aliased fill and stroke, compositing, bitmaps, PNG. No X11.
         .target(

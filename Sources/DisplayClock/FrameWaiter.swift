@@ -26,8 +26,6 @@ import Glibc
 public final class FrameWaiter {
     /// Why a wait could not happen.
     public enum Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
-        /// The C library has no timerfd (not Linux, or a very old kernel).
-        case timerUnavailable
         /// Nothing is watched and there is no deadline: the wait would never return.
         case nothingToWaitFor
         /// A system call failed with `errno`.
@@ -35,7 +33,6 @@ public final class FrameWaiter {
 
         public var description: String {
             switch self {
-            case .timerUnavailable: "FrameWaiter: timerfd is not available on this system"
             case .nothingToWaitFor: "FrameWaiter: no descriptors and no deadline, the wait would never end"
             case let .system(call, code): "FrameWaiter: \(call) failed: \(String(cString: strerror(code))) (errno \(code))"
             }

@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CLinux
 
 /// The calling thread's timer slack: how much later than asked the kernel may fire its timers
 /// (`prctl(PR_SET_TIMERSLACK)`), so that it can batch wake-ups. Linux's default is 50 µs, about
@@ -13,8 +14,7 @@ import Glibc
 public enum TimerSlack {
     /// The calling thread's current slack in nanoseconds, or `nil` if the kernel would not say.
     public static var current: Int? {
-        guard let prctl = Prctl.function else { return nil }
-        let value = prctl(prGetTimerSlack, 0, 0, 0, 0)
+        let value = CLinux_get_timer_slack()
         return value >= 0 ? Int(value) : nil
     }
 
@@ -22,22 +22,7 @@ public enum TimerSlack {
     /// default). Returns whether the kernel accepted it.
     @discardableResult
     public static func set(nanoseconds: Int) -> Bool {
-        guard nanoseconds >= 1, let prctl = Prctl.function else { return false }
-        return prctl(prSetTimerSlack, UInt(nanoseconds), 0, 0, 0) == 0
+        guard nanoseconds >= 1 else { return false }
+        return CLinux_set_timer_slack(UInt(nanoseconds)) == 0
     }
-
-    private static let prSetTimerSlack: Int32 = 29
-    private static let prGetTimerSlack: Int32 = 30
-}
-
-/// `prctl` itself. It is variadic in C, so Swift does not import it; glibc reads its optional
-/// arguments as `unsigned long`, and on the x86_64 and arm64 Linux ABIs a call with a fixed list of
-/// integer arguments passes them in the same registers, so this fixed signature is equivalent.
-private enum Prctl {
-    typealias Function = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-
-    static let function: Function? = {
-        guard let symbol = dlsym(nil, "prctl") else { return nil }
-        return unsafeBitCast(symbol, to: Function.self)
-    }()
 }
