@@ -1,5 +1,7 @@
 // BasicAnimation: a single-keyframe animation between two values (CABasicAnimation).
 
+import Raster
+
 /// Interpolates one property between two values, as `CABasicAnimation`.
 ///
 /// Set at most two of `fromValue`, `toValue` and `byValue`. The underlying value is the model
@@ -118,6 +120,16 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
     var keyPath: String { accessor.key }
     var timingModel: TimingModel { timing }
 
+    // Effects are created from type-erased accessors, so without these the evaluation would
+    // run as unspecialized generic code, looking up generic metadata for every value it
+    // touches (most of the cost of a frame of 10,000 animated layers).
+    @_specialize(where Value == Double)
+    @_specialize(where Value == Point)
+    @_specialize(where Value == Size)
+    @_specialize(where Value == Rect)
+    @_specialize(where Value == Transform)
+    @_specialize(where Value == Color)
+    @_specialize(where Value == Color?)
     func apply(to layer: Layer, parentTime t: Double) {
         guard let sample = timing.sample(parentTime: t) else { return }
         let underlying = accessor.get(layer)

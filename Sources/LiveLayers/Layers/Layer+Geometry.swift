@@ -76,8 +76,7 @@ extension Layer {
     /// This layer's local time for an absolute media time, through every ancestor's timing.
     func localTime(fromMediaTime t: Double) -> Double {
         let parentTime = (superlayerStorage ?? maskOwner)?.localTime(fromMediaTime: t) ?? t
-        if beginTime == 0 && speed == 1 && timeOffset == 0 { return parentTime }
-        return (parentTime - beginTime) * speed + timeOffset
+        return timing.localTime(parentTime: parentTime)
     }
 
     /// The absolute media time at which this layer's local time is `t` (`.infinity` if a

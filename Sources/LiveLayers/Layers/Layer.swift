@@ -217,11 +217,22 @@ open class Layer {
     // MARK: Layer timing (CAMediaTiming on layers)
 
     /// When the layer's timeline begins, in its superlayer's time. Default 0.
-    public var beginTime = 0.0 { didSet { didChangeTiming() } }
+    public var beginTime: Double {
+        get { timing.beginTime }
+        set { timing.beginTime = newValue; didChangeTiming() }
+    }
     /// How fast the layer's time runs relative to its superlayer's; 0 pauses its animations.
-    public var speed = 1.0 { didSet { didChangeTiming() } }
+    public var speed: Double {
+        get { timing.speed }
+        set { timing.speed = newValue; didChangeTiming() }
+    }
     /// Added to the layer's time after `speed` (the pause/resume idiom of Technical Q&A QA1673).
-    public var timeOffset = 0.0 { didSet { didChangeTiming() } }
+    public var timeOffset: Double {
+        get { timing.timeOffset }
+        set { timing.timeOffset = newValue; didChangeTiming() }
+    }
+    /// The storage of the three timing properties.
+    var timing = LayerTiming()
 
     // MARK: Class-level customisation
 
