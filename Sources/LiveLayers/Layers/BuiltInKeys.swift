@@ -14,7 +14,11 @@ enum BuiltInKeys {
         var table: [String: AnyPropertyAccessor] = [:]
         @MainActor func add<V: Interpolatable>(_ key: String, get: @escaping @MainActor @Sendable (LayerState) -> V,
                                     set: @escaping @MainActor @Sendable (inout LayerState, V) -> Void) {
-            table[key] = PropertyAccessor<V>(key: key, get: { get($0.state) }, set: { set(&$0.state, $1) })
+            table[key] = PropertyAccessor<V>(key: key, get: { get($0.state) }, set: { layer, value in
+                var state = layer.state
+                set(&state, value)
+                layer.state = state
+            })
         }
         @MainActor func component(_ key: String, get: @escaping @Sendable (TransformComponents) -> Double,
                        set: @escaping @Sendable (inout TransformComponents, Double) -> Void) {

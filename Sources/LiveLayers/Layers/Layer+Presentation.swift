@@ -30,7 +30,9 @@ extension Layer {
         let now = LayerRuntime.shared.currentTime
         let copy = updatedPresentation(atMediaTime: now)
         copy.superlayerStorage = superlayerStorage.flatMap { $0.hasBeenCommitted ? $0.updatedPresentation(atMediaTime: now) : nil }
-        copy.sublayerStorage = sublayerStorage.compactMap { $0.hasBeenCommitted ? $0.linkedPresentation() : nil }
+        if !sublayerStorage.isEmpty || !copy.sublayerStorage.isEmpty {
+            copy.sublayerStorage = sublayerStorage.compactMap { $0.hasBeenCommitted ? $0.linkedPresentation() : nil }
+        }
         copy.maskStorage = maskStorage.flatMap { $0.hasBeenCommitted ? $0.linkedPresentation() : nil }
         return copy
     }
@@ -57,7 +59,7 @@ extension Layer {
         if presentationStamp.time == time && presentationStamp.version == modelVersion { return copy }
         presentationStamp = (time, modelVersion)
         copy.state = state
-        if copy.contents !== contents { copy.contents = contents }
+        if copy.contentsStorage !== contentsStorage { copy.contentsStorage = contentsStorage }
         for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
         if !attachedAnimations.isEmpty {
             let local = localTime(fromMediaTime: time)

@@ -179,12 +179,18 @@ open class Layer {
     /// A layer that draws (`draw(in:)`) keeps its drawing here instead. Setting the same
     /// bitmap again after changing its pixels marks it changed.
     public var contents: Bitmap? {
-        didSet {
+        get { contentsStorage }
+        set {
+            contentsStorage = newValue
             guard !isPresentationCopy else { return }
             contentsSerial &+= 1
             didChange(key: "contents", previous: nil)
         }
     }
+
+    /// The storage of ``contents``, internal so that the renderer's reads need no dynamic
+    /// exclusivity check (see LayerTiming).
+    var contentsStorage: Bitmap?
 
     /// Bumped each time ``contents`` is set, even to the same bitmap.
     var contentsSerial = 0
@@ -278,12 +284,17 @@ open class Layer {
     // MARK: Change handling
 
     func set<V: Equatable>(_ keyPath: WritableKeyPath<LayerState, V>, _ value: V, key: String) {
+        // Written through a local copy: a key-path write into the stored property would be an
+        // access that could overlap others, and would cost every read of `state` a dynamic
+        // exclusivity check (see LayerTiming).
+        var changed = state
+        changed[keyPath: keyPath] = value
         if isPresentationCopy {
-            state[keyPath: keyPath] = value
+            state = changed
             return
         }
         let previous = previousValueForAction(key: key)
-        state[keyPath: keyPath] = value
+        state = changed
         didChange(key: key, previous: previous)
         if key == "bounds" && needsDisplayOnBoundsChange { setNeedsDisplay() }
     }

@@ -149,10 +149,15 @@ final class LayerRuntime {
     func advance(to time: Double) {
         commitImplicit()
         currentTime = time
+        // Collected into a local array (the stored one's buffer, swapped out and back):
+        // passing the stored property inout across calls would cost every access to it a
+        // dynamic exclusivity check.
+        var collected: [LifecycleEvent] = []
+        swap(&collected, &events)
         var i = 0
         while i < animating.count {
             let layer = animating[i]
-            layer.collectLifecycleEvents(atMediaTime: time, into: &events)
+            layer.collectLifecycleEvents(atMediaTime: time, into: &collected)
             if layer.attachedAnimations.isEmpty {
                 layer.isWatched = false
                 animating.swapAt(i, animating.count - 1)
@@ -161,6 +166,8 @@ final class LayerRuntime {
                 i += 1
             }
         }
+        collected.append(contentsOf: events)
+        swap(&collected, &events)
         deliverEvents()
         // Callbacks may have added animations: they begin at this frame's time.
         commitImplicit()
