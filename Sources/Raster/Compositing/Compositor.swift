@@ -84,6 +84,16 @@ enum Kernels {
                 PixelMath.store8(sc8 &+ PixelMath.scale8(PixelMath.load8(dst + i), inv8), dst + i)
                 i += 8
             }
+            let rest = count - i
+            if rest >= 3 {
+                // The tail through the vector lanes too (the same formula, so the same pixels):
+                // short spans, such as the rows of small translucent squares, are mostly tail.
+                var tail = Pixels8(repeating: 0)
+                for k in 0..<rest { tail[k] = dst[i + k] }
+                tail = sc8 &+ PixelMath.scale8(tail, inv8)
+                for k in 0..<rest { dst[i + k] = tail[k] }
+                return
+            }
             while i < count { dst[i] = sc &+ PixelMath.scale(dst[i], inv); i += 1 }
         case .copy:
             if c == 255 { dst.update(repeating: s, count: count); return }

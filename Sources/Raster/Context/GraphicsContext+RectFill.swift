@@ -31,15 +31,24 @@ extension GraphicsContext {
         var sink = compositor(for: paint)
         let columns = RectCoverage(from: x0, to: x1)
         let rows = RectCoverage(from: y0, to: y1)
+        let single = columns.end - columns.first == 1
+        let interior = columns.end - columns.first - 2
+        // The three coverages change only with the row's overlap: the first and last rows, and
+        // the full rows between them.
+        var rowOverlap = -1.0
+        var left: UInt8 = 0, middle: UInt8 = 0, right: UInt8 = 0
         for y in rows.first..<rows.end {
             let cy = rows.overlap(y)
-            if columns.end - columns.first == 1 {
-                sink.spanIfCovered(y: y, x: columns.first, count: 1, area: columns.overlap(columns.first) * cy)
-                continue
+            if cy != rowOverlap {
+                rowOverlap = cy
+                left = RectCoverage.coverage((single ? columns.overlap(columns.first) : columns.firstOverlap) * cy)
+                middle = RectCoverage.coverage(cy)
+                right = RectCoverage.coverage(columns.lastOverlap * cy)
             }
-            sink.spanIfCovered(y: y, x: columns.first, count: 1, area: columns.firstOverlap * cy)
-            sink.spanIfCovered(y: y, x: columns.first + 1, count: columns.end - columns.first - 2, area: cy)
-            sink.spanIfCovered(y: y, x: columns.end - 1, count: 1, area: columns.lastOverlap * cy)
+            if left != 0 { sink.span(y: y, x: columns.first, count: 1, coverage: left) }
+            if single { continue }
+            if middle != 0 && interior > 0 { sink.span(y: y, x: columns.first + 1, count: interior, coverage: middle) }
+            if right != 0 { sink.span(y: y, x: columns.end - 1, count: 1, coverage: right) }
         }
         return true
     }
@@ -64,18 +73,14 @@ struct RectCoverage {
         max(0, min(Double(i + 1), to) - max(Double(i), from))
     }
 
+    /// `area` (0...1) as 8-bit coverage, rounded as the rasterizer rounds.
+    @inline(__always)
+    static func coverage(_ area: Double) -> UInt8 {
+        UInt8(min(1, max(0, area)) * 255 + 0.5)
+    }
+
     /// The coverage of the first pixel (when the interval spans more than one).
     var firstOverlap: Double { Double(first + 1) - from }
     /// The coverage of the last pixel (when the interval spans more than one).
     var lastOverlap: Double { to - Double(end - 1) }
-}
-
-extension CoverageSink {
-    /// Emits a span whose pixels are covered by `area` (0...1), rounded to 8 bits as the
-    /// rasterizer rounds; nothing when that is 0.
-    @inline(__always)
-    mutating func spanIfCovered(y: Int, x: Int, count: Int, area: Double) {
-        let c = UInt8(min(1, max(0, area)) * 255 + 0.5)
-        if c != 0 && count > 0 { span(y: y, x: x, count: count, coverage: c) }
-    }
 }
