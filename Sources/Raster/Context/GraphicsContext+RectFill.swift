@@ -28,11 +28,36 @@ extension GraphicsContext {
         let x0 = max(min(ax, bx), Double(clip.x)), x1 = min(max(ax, bx), Double(clip.maxX))
         let y0 = max(min(ay, by), Double(clip.y)), y1 = min(max(ay, by), Double(clip.maxY))
         guard x1 > x0, y1 > y0 else { return true }
-        var sink = compositor(for: paint)
         let columns = RectCoverage(from: x0, to: x1)
         let rows = RectCoverage(from: y0, to: y1)
         let single = columns.end - columns.first == 1
         let interior = columns.end - columns.first - 2
+        if case let .solid(color) = paint, state.clipMask == nil, state.blendMode == .normal {
+            // The common case (a layer's background): straight into the rows, each coverage's
+            // scaled colour prepared once for the whole rectangle.
+            let alpha = compositingAlpha, source = color.premultipliedPixel
+            var rowOverlap = -1.0
+            var left = SolidBlend(source: 0, coverage: 0), middle = left, right = left
+            for y in rows.first..<rows.end {
+                let cy = rows.overlap(y)
+                if cy != rowOverlap {
+                    rowOverlap = cy
+                    func blend(_ area: Double) -> SolidBlend {
+                        SolidBlend(source: source, coverage: PixelMath.mul(UInt32(RectCoverage.coverage(area)), alpha))
+                    }
+                    left = blend((single ? columns.overlap(columns.first) : columns.firstOverlap) * cy)
+                    middle = blend(cy)
+                    right = blend(columns.lastOverlap * cy)
+                }
+                let row = bitmap.pixels + y * bitmap.stride + columns.first
+                left.blend(row, count: 1)
+                if single { continue }
+                if interior > 0 { middle.blend(row + 1, count: interior) }
+                right.blend(row + interior + 1, count: 1)
+            }
+            return true
+        }
+        var sink = compositor(for: paint)
         // The three coverages change only with the row's overlap: the first and last rows, and
         // the full rows between them.
         var rowOverlap = -1.0

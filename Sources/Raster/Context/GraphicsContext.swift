@@ -304,13 +304,16 @@ public final class GraphicsContext {
         rasterizer.render(rule: rule, into: &sink)
     }
 
+    /// The global alpha as the compositors use it, 0...255.
+    var compositingAlpha: UInt32 { UInt32((state.alpha * 255).rounded()) }
+
     func compositor(for paint: Paint) -> Compositor {
         sourceRow.reserve(bitmap.width + 2)
         coverageRow.reserve(bitmap.width + 2)
         return Compositor(
             pixels: bitmap.pixels, stride: bitmap.stride,
             shader: Shader(paint, ctm: state.ctm, table: gradientTable.base),
-            alpha: UInt32((state.alpha * 255).rounded()),
+            alpha: compositingAlpha,
             mode: state.blendMode,
             mask: state.clipMask?.values, maskStride: state.clipMask?.width ?? 0,
             sourceScratch: sourceRow.base, coverageScratch: coverageRow.base)
