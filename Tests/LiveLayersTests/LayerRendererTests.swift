@@ -93,6 +93,33 @@ extension RuntimeSuites {
         }
     }
 
+    @Test func pixelsTheRootDoesNotCoverOpaquelyAreCleared() throws {
+        freshRuntime()
+        // The root's opaque background replaces clearing only where it covers whole pixels.
+        let r = Layer()
+        r.frame = Rect(x: 0.5, y: 0, width: 40, height: 64)
+        r.backgroundColor = .white
+        let s = square(Rect(x: 10, y: 10, width: 8, height: 8), .red)
+        r.addSublayer(s)
+        let bitmap = try Bitmap(width: 64, height: 64)
+        bitmap.clear(to: Color.green.premultipliedPixel)
+        let renderer = LayerRenderer()
+        renderer.clearColor = .blue
+        renderer.render(r, at: 0, into: bitmap)
+        #expect(bitmap[50, 30] == Color.blue.premultipliedPixel)
+        #expect(bitmap[20, 30] == Color.white.premultipliedPixel)
+        // Half white over blue, never over the green that was there before the frame.
+        // (coverage 128: 0x80808080 + 127/255 of 0xFF0000FF).
+        #expect(bitmap[0, 30] == 0xFF80_80FF)
+        #expect(bitmap[40, 30] == bitmap[0, 30])
+        Transaction.begin()
+        Transaction.disableActions = true
+        s.position = Point(x: 30.5, y: 40)
+        Transaction.commit()
+        renderer.render(r, at: 0.1, into: bitmap)
+        #expect(bitmap[11, 11] == Color.white.premultipliedPixel)
+    }
+
     @Test func removingALayerDamagesWhereItWas() throws {
         freshRuntime()
         let r = root()

@@ -101,14 +101,35 @@ public final class LayerRenderer {
             output.append(contentsOf: damage.rects)
         }
         guard let context, !output.isEmpty else { return output }
+        let opaque = opaqueBackground(of: root)
         for rect in output {
-            bitmap.fill(rect, with: clearColor.premultipliedPixel)
+            // Where the root's opaque background will overwrite every pixel, clearing first
+            // would only write the frame twice.
+            if rect.intersection(opaque) != rect { bitmap.fill(rect, with: clearColor.premultipliedPixel) }
             context.saveGState()
             context.clip(to: rect.rect)
             draw(root, in: context, damage: rect, target: bitmap)
             context.restoreGState()
         }
         return output
+    }
+
+    /// The device pixels that `root`'s background covers completely with an opaque colour
+    /// this frame (drawn first, with full coverage, so they end up that colour whatever was
+    /// there), or an empty rectangle.
+    private func opaqueBackground(of root: Layer) -> IntRect {
+        let record = root.record, state = record.shown.state
+        let t = record.deviceTransform
+        guard record.isVisible, record.opacity >= 1, root.maskStorage == nil, state.cornerRadius <= 0,
+              let background = state.backgroundColor, background.premultipliedPixel >> 24 == 255,
+              t.b == 0, t.c == 0 else { return .zero }
+        let b = state.bounds.standardized
+        let xa = b.minX * t.a + t.tx, xb = b.maxX * t.a + t.tx
+        let ya = b.minY * t.d + t.ty, yb = b.maxY * t.d + t.ty
+        let x0 = min(xa, xb).rounded(.up), x1 = max(xa, xb).rounded(.down)
+        let y0 = min(ya, yb).rounded(.up), y1 = max(ya, yb).rounded(.down)
+        guard x1 > x0, y1 > y0, abs(x0) < 1e9, abs(x1) < 1e9, abs(y0) < 1e9, abs(y1) < 1e9 else { return .zero }
+        return IntRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
     }
 
     // MARK: Preparing a frame
