@@ -20,6 +20,10 @@ struct DamageRegion {
 
     mutating func add(_ rect: IntRect) {
         guard !rect.isEmpty else { return }
+        // Already covered (the common case once a busy frame's damage has grown): nothing to do.
+        for other in rects where other.x <= rect.x && other.y <= rect.y && other.maxX >= rect.maxX && other.maxY >= rect.maxY {
+            return
+        }
         var r = rect
         var merged = true
         while merged {
