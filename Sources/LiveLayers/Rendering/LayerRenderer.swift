@@ -261,6 +261,18 @@ public final class LayerRenderer {
         guard record.isVisible, record.opacity > 0, !record.subtreeRect.intersection(damage).isEmpty else { return }
         let shown = record.shown
         let state = shown.state
+        if layer.sublayerStorage.isEmpty, layer.maskStorage == nil, !state.masksToBounds,
+           !(state.borderWidth > 0 && state.borderColor.alpha > 0), layer.directContentBounds == nil {
+            // A leaf that paints only its background, contents or backing store changes just
+            // the transform, alpha and fill, which every layer sets for itself before drawing:
+            // no graphics state to save and restore (most layers of a big tree are such leaves).
+            guard !record.deviceRect.intersection(damage).isEmpty else { return }
+            resetTransform(of: context)
+            context.concatenate(record.deviceTransform)
+            context.setAlpha(record.opacity)
+            drawOwnContent(of: layer, shown: shown, record: record, in: context)
+            return
+        }
         context.saveGState()
         // Masks do not nest (as in Core Animation): inside a mask, further masks are ignored.
         if let mask = layer.maskStorage, !isRenderingMask {
