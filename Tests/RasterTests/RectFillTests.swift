@@ -102,3 +102,80 @@ import Testing
         #expect(!huge.fillAxisAlignedRect(Rect(x: .nan, y: 0, width: 2, height: 3), paint: .solid(.black)))
     }
 }
+
+/// The analytic stroke of axis-aligned rectangles (layer borders) against the stroker and
+/// rasterizer, and against the exact area of the frame in each pixel.
+@Suite struct RectStrokeTests {
+    @Test func matchesTheStroker() throws {
+        var rng = SplitMix64(seed: 0xB0DE_5EED)
+        let analytic = try Bitmap(width: 48, height: 40), general = try Bitmap(width: 48, height: 40)
+        var worst = 0
+        for round in 0..<300 {
+            let background = 0xFF00_0000 | UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF
+            analytic.clear(to: background)
+            general.clear(to: background)
+            let sx = RectFillTests.random(&rng, in: 0.4...2.2) * (rng.next() % 4 == 0 ? -1 : 1)
+            let sy = RectFillTests.random(&rng, in: 0.4...2.2) * (rng.next() % 4 == 0 ? -1 : 1)
+            let ctm = Transform(a: sx, b: 0, c: 0, d: sy, tx: RectFillTests.random(&rng, in: -5...50), ty: RectFillTests.random(&rng, in: -5...40))
+            let rect = Rect(x: RectFillTests.random(&rng, in: -15...25), y: RectFillTests.random(&rng, in: -15...25),
+                            width: RectFillTests.random(&rng, in: -20...25), height: RectFillTests.random(&rng, in: -20...25))
+            let width = RectFillTests.random(&rng, in: 0.2...6)
+            let color = Color(red: RectFillTests.random(&rng, in: 0...1), green: 0.7, blue: 0.2,
+                              alpha: RectFillTests.random(&rng, in: 0.2...1))
+            let clip = Rect(x: RectFillTests.random(&rng, in: 0...20), y: RectFillTests.random(&rng, in: 0...20),
+                            width: RectFillTests.random(&rng, in: 5...40), height: RectFillTests.random(&rng, in: 5...40))
+            for (bitmap, useAnalytic) in [(analytic, true), (general, false)] {
+                let context = GraphicsContext(bitmap: bitmap)
+                if round % 3 == 0 { context.clip(to: clip) }
+                context.concatenate(ctm)
+                context.setAlpha(round % 2 == 0 ? 1 : 0.6)
+                context.setStrokeColor(color)
+                context.setLineWidth(width)
+                var path = Path()
+                path.addRect(rect)
+                if useAnalytic {
+                    if !context.strokeAxisAlignedRect(rect) { context.stroke(path) }
+                } else {
+                    context.stroke(path)
+                }
+            }
+            let difference = RectFillTests.maximumDifference(analytic, general)
+            worst = max(worst, difference)
+            #expect(difference <= 1, "round \(round): \(rect) width \(width) under \(ctm), difference \(difference)")
+        }
+        #expect(worst <= 1)
+    }
+
+    @Test func coverageIsTheFramesExactArea() throws {
+        let bitmap = try Bitmap(width: 24, height: 20)
+        let context = GraphicsContext(bitmap: bitmap)
+        context.setStrokeColor(.white)
+        context.setLineWidth(1.5)
+        let rect = Rect(x: 3.3, y: 2.6, width: 14.2, height: 12.7)
+        #expect(context.strokeAxisAlignedRect(rect))
+        func area(_ r: Rect, _ x: Int, _ y: Int) -> Double {
+            max(0, min(Double(x + 1), r.maxX) - max(Double(x), r.minX)) * max(0, min(Double(y + 1), r.maxY) - max(Double(y), r.minY))
+        }
+        for y in 0..<20 {
+            for x in 0..<24 {
+                let exact = (area(rect.insetBy(dx: -0.75, dy: -0.75), x, y) - area(rect.insetBy(dx: 0.75, dy: 0.75), x, y)) * 255
+                #expect(abs(Double(bitmap[x, y] >> 24) - exact) <= 1, "pixel \(x),\(y)")
+            }
+        }
+        #expect(bitmap[10, 8] == 0)                      // inside the frame: untouched
+    }
+
+    @Test func declinesWhatIsNotAFrame() throws {
+        let context = GraphicsContext(bitmap: try Bitmap(width: 16, height: 16))
+        context.setLineWidth(2)
+        context.setLineJoin(.round)
+        #expect(!context.strokeAxisAlignedRect(Rect(x: 2, y: 2, width: 8, height: 8)))
+        context.setLineJoin(.miter)
+        context.setLineDash(phase: 0, lengths: [2, 1])
+        #expect(!context.strokeAxisAlignedRect(Rect(x: 2, y: 2, width: 8, height: 8)))
+        context.setLineDash(phase: 0, lengths: [])
+        #expect(!context.strokeAxisAlignedRect(Rect(x: 2, y: 2, width: 1.5, height: 8)))   // inner edge would cross
+        context.rotate(by: 0.2)
+        #expect(!context.strokeAxisAlignedRect(Rect(x: 2, y: 2, width: 8, height: 8)))
+    }
+}

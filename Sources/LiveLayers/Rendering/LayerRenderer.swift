@@ -309,7 +309,13 @@ public final class LayerRenderer {
             let w = state.borderWidth
             context.setStrokeColor(state.borderColor)
             context.setStrokeStyle(StrokeStyle(lineWidth: w, lineJoin: .miter))
-            context.stroke(roundedRect(bounds.standardized.insetBy(dx: w / 2, dy: w / 2), radius: max(0, state.cornerRadius - w / 2)))
+            let inset = bounds.standardized.insetBy(dx: w / 2, dy: w / 2).standardized
+            let radius = max(0, state.cornerRadius - w / 2)
+            if radius > 0 {
+                context.stroke(roundedRect(inset, radius: radius))
+            } else {
+                context.stroke(inset)               // square corners: a frame, covered analytically
+            }
         }
         context.restoreGState()
     }

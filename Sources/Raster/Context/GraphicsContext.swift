@@ -197,7 +197,10 @@ public final class GraphicsContext {
     }
 
     /// Strokes the outline of `rect`.
-    public func stroke(_ rect: Rect) { stroke(rectPath(rect)) }
+    public func stroke(_ rect: Rect) {
+        if strokeAxisAlignedRect(rect) { return }
+        stroke(rectPath(rect))
+    }
 
     /// Makes `rect` (user space) transparent, within the clip (CGContextClearRect).
     public func clear(_ rect: Rect) {
