@@ -39,6 +39,18 @@ extension GraphicsContext {
         guard outerColumns.end > outerColumns.first, outerRows.end > outerRows.first else { return true }
         let innerColumns = clipped(ix.0, ix.1, clip.x, clip.maxX), innerRows = clipped(iy.0, iy.1, clip.y, clip.maxY)
         var sink = compositor(for: .solid(state.strokeColor))
+        // Without a clip mask, source-over goes straight into the row (what the compositor's
+        // solid span computes, without its set-up for every one-pixel span of the edges).
+        let direct = state.clipMask == nil && state.blendMode == .normal
+        let source = state.strokeColor.premultipliedPixel, alpha = compositingAlpha
+        func emit(_ y: Int, _ x: Int, _ count: Int, _ c: UInt8) {
+            guard c != 0 else { return }
+            if direct {
+                SolidBlend(source: source, coverage: PixelMath.mul(UInt32(c), alpha)).blend(bitmap.pixels + y * bitmap.stride + x, count: count)
+            } else {
+                sink.span(y: y, x: x, count: count, coverage: c)
+            }
+        }
         // Between the inner rectangle's partial columns, both rectangles cover whole columns.
         let solidFirst = max(outerColumns.first, innerColumns.first + 1)
         let solidEnd = min(outerColumns.end, innerColumns.end - 1)
@@ -47,21 +59,18 @@ extension GraphicsContext {
             var x = outerColumns.first
             while x < outerColumns.end {
                 if innerHeight > 0 && x == solidFirst && solidEnd > solidFirst {
-                    let c = RectCoverage.coverage(outerHeight - innerHeight)
-                    if c != 0 { sink.span(y: y, x: x, count: solidEnd - x, coverage: c) }
+                    emit(y, x, solidEnd - x, RectCoverage.coverage(outerHeight - innerHeight))
                     x = solidEnd
                     continue
                 }
                 if innerHeight == 0 && x > outerColumns.first && x < outerColumns.end - 1 {
                     // A row the inner rectangle does not reach: the outer rectangle's interior.
-                    let c = RectCoverage.coverage(outerHeight)
-                    if c != 0 { sink.span(y: y, x: x, count: outerColumns.end - 1 - x, coverage: c) }
+                    emit(y, x, outerColumns.end - 1 - x, RectCoverage.coverage(outerHeight))
                     x = outerColumns.end - 1
                     continue
                 }
                 let area = outerColumns.overlap(x) * outerHeight - innerColumns.overlap(x) * innerHeight
-                let c = RectCoverage.coverage(area)
-                if c != 0 { sink.span(y: y, x: x, count: 1, coverage: c) }
+                emit(y, x, 1, RectCoverage.coverage(area))
                 x += 1
             }
         }
