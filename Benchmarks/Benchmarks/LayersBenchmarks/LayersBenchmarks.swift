@@ -6,6 +6,8 @@
 //   the frame advances the layer clock and evaluates every layer's presentation copy.
 // - "render N layers 1920x1080": the same tree rendered into a 1080p bitmap (16x16 squares
 //   drifting across it), with damage tracking.
+// - "render 1000 bordered/rounded layers": the 1,000-layer tree with a 1.5 px border on every
+//   square, then with 4 px corner radii instead.
 // - "arrow scene 1920x1080": the seed's scene at 1080p: a 900x900 image masked by an arrow
 //   whose length animates back and forth; with and without damage tracking.
 import Benchmark
@@ -44,7 +46,7 @@ final class BenchArrowLayer: Layer {
 }
 
 @MainActor
-func animatedTree(count: Int) -> (root: Layer, leaves: [Layer]) {
+func animatedTree(count: Int, borderWidth: Double = 0, cornerRadius: Double = 0) -> (root: Layer, leaves: [Layer]) {
     let root = Layer()
     root.frame = Rect(x: 0, y: 0, width: 1920, height: 1080)
     root.backgroundColor = Color(white: 0.1)
@@ -54,6 +56,9 @@ func animatedTree(count: Int) -> (root: Layer, leaves: [Layer]) {
         let x = Double((i * 37) % 1900), y = Double((i * 53) % 1060)
         layer.frame = Rect(x: x, y: y, width: 16, height: 16)
         layer.backgroundColor = Color(red: Double(i % 7) / 7, green: 0.5, blue: Double(i % 11) / 11)
+        layer.borderWidth = borderWidth
+        layer.borderColor = Color(white: 0.9)
+        layer.cornerRadius = cornerRadius
         let move = BasicAnimation(keyPath: "position")
         move.byValue = Point(x: 40, y: 20)
         move.duration = 1 + Double(i % 5) / 5
@@ -158,6 +163,29 @@ let benchmarks: @Sendable () -> Void = {
                 let renderer = LayerRenderer()
                 var t = LayerClock.currentTime
                 for _ in 0..<3 {                      // warm: backing stores, scratch arrays
+                    t += 1.0 / 60
+                    renderer.render(root, at: t, into: bitmap)
+                }
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    t += 1.0 / 60
+                    blackHole(renderer.render(root, at: t, into: bitmap))
+                }
+                benchmark.stopMeasurement()
+                retire(root)
+            }
+        }
+    }
+
+    // The same 1,000 layers with a border, then with rounded corners.
+    for (style, border, radius) in [("bordered", 1.5, 0.0), ("rounded", 0.0, 4.0)] {
+        Benchmark("render 1000 \(style) layers 1920x1080") { benchmark async throws in
+            try await onMain(benchmark) { benchmark in
+                let (root, _) = animatedTree(count: 1_000, borderWidth: border, cornerRadius: radius)
+                let bitmap = try Bitmap(width: 1920, height: 1080)
+                let renderer = LayerRenderer()
+                var t = LayerClock.currentTime
+                for _ in 0..<3 {
                     t += 1.0 / 60
                     renderer.render(root, at: t, into: bitmap)
                 }

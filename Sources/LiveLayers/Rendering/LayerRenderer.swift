@@ -44,6 +44,7 @@ public final class LayerRenderer {
     /// The records visited last frame followed by this frame's, to damage layers that dropped
     /// out of the tree; one array, so that it keeps its capacity from frame to frame.
     private var visited: [RenderRecord] = []
+    private var pathScratch = Path()
 
     /// Creates a renderer.
     public init() {
@@ -366,15 +367,17 @@ public final class LayerRenderer {
         context.concatenate(inverse)
     }
 
+    /// `rect` with rounded corners, built in a reused buffer (a fresh path would allocate for
+    /// every rounded layer every frame). Valid until the next call.
     private func roundedRect(_ rect: Rect, radius: Double) -> Path {
-        var path = Path()
+        pathScratch.removeAll()
         let r = rect.standardized
         let radius = min(radius, r.width / 2, r.height / 2)
         if radius > 0 {
-            path.addRoundedRect(in: r, cornerWidth: radius, cornerHeight: radius)
+            pathScratch.addRoundedRect(in: r, cornerWidth: radius, cornerHeight: radius)
         } else {
-            path.addRect(r)
+            pathScratch.addRect(r)
         }
-        return path
+        return pathScratch
     }
 }
