@@ -27,6 +27,20 @@ import Testing
         try expectUsageError(["arrow", "--headless", "--frames", "1", "--screenshot", "/nonexistent/folder/shot.png"], mentions: "folder")
     }
 
+    /// Ctrl-C ends a run like q: the summary is printed, --stats written, and the status is 130.
+    @Test func interruptEndsAHeadlessRunCleanly() throws {
+        let stats = PlayerProcess.temporaryPath("interrupted.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let player = try PlayerProcess.start(["arrow", "--headless", "--realtime", "--autoplay", "--frames", "1000000",
+                                              "--size", "64x64", "--stats", stats])
+        defer { player.kill(SIGKILL) }
+        #expect(PlayerProcess.eventually { PlayerProcess.catches(SIGINT, pid: player.pid) || !player.isRunning })
+        player.kill(SIGINT)
+        #expect(player.wait(timeout: 10) == 130, "stderr: \(player.standardError)")
+        #expect(player.standardOutput.contains("arrow 64x64 headless:"))
+        #expect(FileManager.default.fileExists(atPath: stats))
+    }
+
     @Test func listNamesEveryScene() throws {
         let result = try PlayerProcess.run(["--list"])
         #expect(result.status == 0)

@@ -24,6 +24,26 @@ enum PlayerProcess {
         return (status, child.standardOutput, child.standardError)
     }
 
+    /// Whether process `pid` has installed a handler for `signal` (bit signal−1 of SigCgt in
+    /// /proc/PID/status): the moment a stop signal stops being fatal and starts being handled.
+    static func catches(_ signal: Int32, pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+              let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
+        return mask & (1 << UInt64(signal - 1)) != 0
+    }
+
+    /// Polls `condition` every 20 ms for up to `timeout` seconds (a hang check, not a timing).
+    static func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
     /// A fresh path in the temporary folder.
     static func temporaryPath(_ name: String) -> String {
         NSTemporaryDirectory() + "live-player-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"

@@ -48,6 +48,16 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(player.standardOutput.contains("fillmodes 200x150 window MIT-SHM:"))
     }
 
+    /// SIGTERM closes the window and ends like q, with the summary and status 143.
+    @Test func terminateSignalEndsCleanlyWithASummary() throws {
+        let (player, _, _) = try launch(["arrow", "--size", "120x120", "--autoplay"], title: "live-player: arrow")
+        defer { player.kill(SIGKILL) }
+        #expect(eventually { PlayerProcess.catches(SIGTERM, pid: player.pid) })
+        player.kill(SIGTERM)
+        #expect(player.wait(timeout: 10) == 143, "stderr: \(player.standardError)")
+        #expect(player.standardOutput.contains("arrow 120x120 window"))
+    }
+
     @Test func cSavesAScreenshotAndTabSwitchesScene() throws {
         let shot = PlayerProcess.temporaryPath("shot.png")
         defer { try? FileManager.default.removeItem(atPath: shot) }

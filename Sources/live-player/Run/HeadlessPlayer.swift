@@ -62,7 +62,7 @@ struct HeadlessPlayer {
                 if options.autoplay { pipeline.scene.go() }
             }
             wallStart = CACurrentMediaTime()
-            while true {
+            while StopSignals.pending == nil {
                 if let frames = options.frames {
                     if pipeline.log.count >= frames { break }
                 } else if pipeline.log.count > 0, (cycles > 0 && !pipeline.isAnimating) || mediaTime - base >= Self.longestCycle {
@@ -80,6 +80,7 @@ struct HeadlessPlayer {
         if let path = options.screenshotPath, !writeScreenshot(pipeline.sceneBitmap, to: path) { return 64 }
         if !writeStats(report, to: options.statsPath) { return 64 }
         print(report.summary)
+        if let signal = StopSignals.pending { return StopSignals.exitStatus(for: signal) }
         return 0
     }
 }

@@ -12,6 +12,7 @@ enum PlayerRun {
     static func start(_ options: PlayerOptions) -> Int32 {
         // A write to a dead X connection must end in a clear message, not a silent SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        StopSignals.install()
         guard !options.headless else { return HeadlessPlayer(options: options).run() }
         let window: X11Window
         do {

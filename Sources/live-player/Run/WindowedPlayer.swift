@@ -72,6 +72,7 @@ final class WindowedPlayer {
             return 1
         }
         waiter.watch(window.connectionFileDescriptor)
+        if StopSignals.descriptor >= 0 { waiter.watch(StopSignals.descriptor) }
         link.handler = { [unowned self] frame in self.frame(frame) }
 
         LayerClock.advance(to: 0)
@@ -88,10 +89,13 @@ final class WindowedPlayer {
                 printError("\(error)")
                 return 1
             }
+            if StopSignals.pending != nil { break }
             _ = link.service()
             if let frames = options.frames, pipeline.log.count >= frames { running = false }
         }
-        return finish()
+        let status = finish()
+        if let signal = StopSignals.pending { return StopSignals.exitStatus(for: signal) }
+        return status
     }
 
     private func finish() -> Int32 {
