@@ -51,9 +51,10 @@ final class LineScene: Scene {
             root.bounds = Rect(origin: .zero, size: size)
             root.position = Point(x: size.width / 2, y: size.height / 2)
             legend.position = Point(x: (8 + legend.bounds.width / 2).rounded(), y: (size.height - 48).rounded())
-            for layer in [counted, timed] {
+            for (layer, offset) in [(counted, 0.0), (timed, 20.0)] {
                 layer.bounds = Rect(origin: .zero, size: size)
                 layer.position = Point(x: size.width / 2, y: size.height / 2)
+                layer.path = diagonal(length: size.width, offset: offset)
             }
         }
         hint.layout(in: size)
@@ -105,9 +106,12 @@ final class LineScene: Scene {
             hint.isVisible = true
             onCycleComplete?()
         }
+        // The paths span the whole width and strokeEnd shows the part drawn so far, as a
+        // CAShapeLayer user would: a Double per tick instead of a new path (no allocation).
+        let full = max(size.width, 1)
         withoutActions {
-            counted.path = diagonal(length: p, offset: 0)
-            timed.path = diagonal(length: length, offset: 20)
+            counted.strokeEnd = p / full
+            timed.strokeEnd = length / full
         }
     }
 
