@@ -62,11 +62,14 @@ struct LivePlayer: ParsableCommand {
     @Flag(help: "Headless: pace frames at the target rate instead of as fast as possible.")
     var realtime = false
 
+    @Option(help: ArgumentHelp("Frame-thread scheduling: normal, or realtime (SCHED_FIFO; needs root or CAP_SYS_NICE, and a throttled --fps).", valueName: "normal|realtime"))
+    var priority = "normal"
+
     /// The checked options; set by `validate()`.
     private var options: PlayerOptions?
 
     private enum CodingKeys: String, CodingKey {
-        case scene, list, size, fps, display, noSharedMemory, noOverlay, autoplay, image, headless, frames, at, screenshot, stats, realtime
+        case scene, list, size, fps, display, noSharedMemory, noOverlay, autoplay, image, headless, frames, at, screenshot, stats, realtime, priority
     }
 
     mutating func validate() throws {
@@ -119,6 +122,16 @@ struct LivePlayer: ParsableCommand {
         options.screenshotPath = screenshot
         options.statsPath = stats
         options.realtime = realtime
+        switch priority.lowercased() {
+        case "normal": options.realtimePriority = false
+        case "realtime":
+            // A real-time thread that never sleeps would starve its core.
+            guard options.frameRate != .unlimited else {
+                throw ValidationError("--priority realtime needs a throttled rate; with --fps max the frame thread would never sleep")
+            }
+            options.realtimePriority = true
+        default: throw ValidationError("--priority must be normal or realtime; got '\(priority)'")
+        }
         self.options = options
     }
 

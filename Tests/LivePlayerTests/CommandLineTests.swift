@@ -41,6 +41,19 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: stats))
     }
 
+    @Test func badPriority() throws {
+        try expectUsageError(["arrow", "--priority", "urgent"], mentions: "--priority must be normal or realtime")
+        try expectUsageError(["arrow", "--priority", "realtime", "--fps", "max"], mentions: "needs a throttled rate")
+    }
+
+    /// A run at real-time priority works (granted as root; refused elsewhere, with a message).
+    @Test func realtimePriorityRuns() throws {
+        let result = try PlayerProcess.run(["pk", "--headless", "--realtime", "--priority", "realtime", "--frames", "6", "--size", "64x48"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("pk 64x48 headless: 6 frames"))
+        if getuid() == 0 { #expect(!result.stderr.contains("refused SCHED_FIFO")) }
+    }
+
     @Test func listNamesEveryScene() throws {
         let result = try PlayerProcess.run(["--list"])
         #expect(result.status == 0)

@@ -40,4 +40,6 @@ struct PlayerOptions {
     var screenshotPath: String?
     var statsPath: String?
     var realtime = false
+    /// Whether the frame thread asks for `SCHED_FIFO` (`--priority realtime`).
+    var realtimePriority = false
 }
