@@ -93,6 +93,17 @@ public struct PixelFont: Sendable {
     /// `"\n"` starts a new line `lineHeight × scale` lower; `"\r"` is ignored. Nothing is drawn
     /// for a scale below 1, a non-finite origin or a fully transparent colour.
     public func draw(_ text: String, into bitmap: Bitmap, at origin: Point, scale: Int = 1, color: Color) {
+        draw(scalars: text.unicodeScalars, into: bitmap, at: origin, scale: scale, color: color)
+    }
+
+    /// Draws ASCII bytes as ``draw(_:into:at:scale:color:)`` draws a string; bytes over 127 draw
+    /// as boxes. For text rebuilt every frame in a reused buffer (an overlay), which a `String`
+    /// could not be without allocating.
+    public func draw(ascii text: [UInt8], into bitmap: Bitmap, at origin: Point, scale: Int = 1, color: Color) {
+        draw(scalars: text.lazy.map { Unicode.Scalar($0) }, into: bitmap, at: origin, scale: scale, color: color)
+    }
+
+    private func draw<Scalars: Sequence<Unicode.Scalar>>(scalars text: Scalars, into bitmap: Bitmap, at origin: Point, scale: Int, color: Color) {
         guard scale > 0, origin.isFinite, abs(origin.x) < 1e12, abs(origin.y) < 1e12 else { return }
         let source = color.premultipliedPixel
         guard source >> 24 != 0 else { return }
@@ -101,7 +112,7 @@ public struct PixelFont: Sendable {
         var x = left, y = Int(origin.y.rounded(.down))
         let width = bitmap.width, height = bitmap.height, stride = bitmap.stride
         bitmap.withUnsafeMutablePixels { pixels in
-            for scalar in text.unicodeScalars {
+            for scalar in text {
                 switch scalar {
                 case "\n":
                     x = left

@@ -10,7 +10,8 @@ import Raster
 /// the last 120 frame intervals as bars against the frame budget, dropped frames in red. Its own
 /// drawing happens in the composite stage, so its cost is in the figures it shows.
 ///
-/// The text is rebuilt four times a second (strings allocate); the bars are drawn every frame.
+/// The text is rebuilt four times a second into reused byte buffers (``ASCIILine``) and the bars
+/// are drawn every frame; neither allocates once the overlay is warm.
 @MainActor
 final class FPSOverlay {
     static let size = (width: 336, height: 196)
@@ -21,7 +22,8 @@ final class FPSOverlay {
     var transportLabel: String
     /// The target rate, for the text and the budget line.
     var frameRate: FrameRate
-    private var lines: [String] = []
+    private var lines = [ASCIILine](repeating: ASCIILine(), count: FPSOverlay.lineCount)
+    private static let lineCount = 10
     private var lastTextUpdate = -Double.infinity
     private let textColor = Color.white
     private let dimColor = Color(white: 0.7)
@@ -29,7 +31,6 @@ final class FPSOverlay {
     init(transportLabel: String, frameRate: FrameRate) {
         self.transportLabel = transportLabel
         self.frameRate = frameRate
-        lines.reserveCapacity(16)
     }
 
     /// Where the overlay goes in a frame of `bounds`: the top-left corner, inset by 8 pixels.
@@ -49,7 +50,7 @@ final class FPSOverlay {
         let font = PixelFont.standard
         var y = Double(rect.y + 6)
         for (i, line) in lines.enumerated() {
-            font.draw(line, into: target, at: Point(x: Double(rect.x + 6), y: y), color: i >= lines.count - 2 ? dimColor : textColor)
+            font.draw(ascii: line.bytes, into: target, at: Point(x: Double(rect.x + 6), y: y), color: i >= lines.count - 2 ? dimColor : textColor)
             y += 11
             if i == lines.count - 3 { y += 58 }  // room for the graph above the keys
         }
@@ -68,29 +69,62 @@ final class FPSOverlay {
     }
 
     private func rebuildText(scene: SceneKind, size: (Int, Int), statistics: FrameStatistics) {
-        lines.removeAll(keepingCapacity: true)
-        let target: String
+        for i in lines.indices { lines[i].clear() }
+        lines[0].append(scene.rawValue)
+        lines[0].append(" ")
+        lines[0].append(size.0)
+        lines[0].append("x")
+        lines[0].append(size.1)
+        lines[0].append("  ")
+        lines[0].append(transportLabel)
+
+        lines[1].append("FPS ")
+        lines[1].append(fixed: statistics.framesPerSecondLastSecond, digits: 1)
+        lines[1].append("  target ")
         switch frameRate {
-        case let .fixed(n): target = "\(n) fps, budget \(fixed(1000 / Double(n), 1)) ms"
-        case .unlimited: target = "max (unthrottled)"
+        case let .fixed(n):
+            lines[1].append(n)
+            lines[1].append(" fps, budget ")
+            lines[1].append(fixed: 1000 / Double(n), digits: 1)
+            lines[1].append(" ms")
+        case .unlimited:
+            lines[1].append("max (unthrottled)")
         }
-        lines.append("\(scene.rawValue) \(size.0)x\(size.1)  \(transportLabel)")
-        lines.append("FPS \(fixed(statistics.framesPerSecondLastSecond, 1))  target \(target)")
-        lines.append("stage       p50 ms   p99 ms")
-        var droppedLastSecond = 0, blame = ""
-        for (stage, name) in Self.stages {
+
+        lines[2].append("stage       p50 ms   p99 ms")
+        var droppedLastSecond = 0
+        for (offset, (stage, name)) in Self.stages.enumerated() {
             let p = statistics.durationPercentiles(of: stage)
-            lines.append(padRight(name, 10) + padLeft(fixed(p.p50 * 1000, 2), 8) + padLeft(fixed(p.p99 * 1000, 2), 9))
-            let recent = statistics.dropsInLastSecond(blamedOn: stage)
-            droppedLastSecond += recent
-            if recent > 0 { blame += " \(name) \(recent)" }
+            lines[3 + offset].append(name)
+            lines[3 + offset].pad(to: 10)
+            lines[3 + offset].appendRightAligned(width: 8) { $0.append(fixed: p.p50 * 1000, digits: 2) }
+            lines[3 + offset].appendRightAligned(width: 9) { $0.append(fixed: p.p99 * 1000, digits: 2) }
+            droppedLastSecond += statistics.dropsInLastSecond(blamedOn: stage)
         }
         let unattributed = statistics.dropsInLastSecond(blamedOn: .unattributed)
         droppedLastSecond += unattributed
-        if unattributed > 0 { blame += " other \(unattributed)" }
-        lines.append("dropped \(statistics.framesDropped) total, \(droppedLastSecond) last s" + (blame.isEmpty ? "" : ":" + blame))
-        lines.append("g/space/Ret go  r reverse  p pause  Right step")
-        lines.append("s slow  f overlay  c shot  1-6 orbit  Tab  q quit")
+
+        lines[7].append("dropped ")
+        lines[7].append(statistics.framesDropped)
+        lines[7].append(" total, ")
+        lines[7].append(droppedLastSecond)
+        lines[7].append(" last s")
+        var blamed = false
+        for (stage, name) in Self.stages {
+            let recent = statistics.dropsInLastSecond(blamedOn: stage)
+            guard recent > 0 else { continue }
+            lines[7].append(blamed ? " " : ": ")
+            lines[7].append(name)
+            lines[7].append(" ")
+            lines[7].append(recent)
+            blamed = true
+        }
+        if unattributed > 0 {
+            lines[7].append(blamed ? " other " : ": other ")
+            lines[7].append(unattributed)
+        }
+        lines[8].append("g/space/Ret go  r reverse  p pause  Right step")
+        lines[9].append("s slow  f overlay  c shot  1-6 orbit  Tab  q quit")
     }
 
     /// The last 120 frame intervals as 1-pixel bars 2 pixels apart (so steady frames read as bars,

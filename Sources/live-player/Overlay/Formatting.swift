@@ -14,11 +14,6 @@ func fixed(_ value: Double, _ digits: Int) -> String {
     return sign + String(whole) + "." + String(repeating: "0", count: max(0, digits - text.count)) + text
 }
 
-/// `text` padded with spaces on the left to `width` characters.
-func padLeft(_ text: String, _ width: Int) -> String {
-    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-}
-
 /// `text` padded with spaces on the right to `width` characters.
 func padRight(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
