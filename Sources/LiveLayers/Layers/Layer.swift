@@ -76,6 +76,7 @@ open class Layer {
     }
 
     isolated deinit {
+        if !isPresentationCopy, !attachedAnimations.isEmpty || isWatched { LayerRuntime.shared.unwatch(self) }
         for sublayer in sublayerStorage where sublayer.superlayerStorage === self {
             sublayer.superlayerStorage = nil
             sublayer.presentationCopy?.superlayerStorage = nil

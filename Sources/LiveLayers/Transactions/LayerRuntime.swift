@@ -43,6 +43,12 @@ enum LifecycleEvent {
     case stop(AttachedAnimation, finished: Bool)
 }
 
+/// A layer on the watch list, not retained: as in Core Animation, a layer lives as long as the
+/// app holds it, running animations or not. Its deinit takes it off the list (`unwatch`).
+struct WatchedLayer {
+    unowned(unsafe) let layer: Layer
+}
+
 @MainActor
 final class LayerRuntime {
     static let shared = LayerRuntime()
@@ -52,7 +58,7 @@ final class LayerRuntime {
     /// Layers changed or given animations since the last commit.
     var touched: [Layer] = []
     /// Layers with attached animations, checked for start and stop every frame.
-    var animating: [Layer] = []
+    var animating: [WatchedLayer] = []
     var events: [LifecycleEvent] = []
     /// Bumped whenever a layer's timing or place in the tree changes, which can move the
     /// media time at which its animations start and end.
@@ -141,7 +147,22 @@ final class LayerRuntime {
     func watch(_ layer: Layer) {
         guard !layer.isWatched else { return }
         layer.isWatched = true
-        animating.append(layer)
+        animating.append(WatchedLayer(layer: layer))
+    }
+
+    /// Takes a layer that is being freed off the watch list; its animations that have not
+    /// stopped are removed, and stop unfinished (`finished == false`) at the next delivery.
+    func unwatch(_ layer: Layer) {
+        for record in layer.attachedAnimations where !record.hasStopped {
+            record.hasStopped = true
+            events.append(.stop(record, finished: false))
+        }
+        guard layer.isWatched else { return }
+        layer.isWatched = false
+        if let index = animating.firstIndex(where: { $0.layer === layer }) {
+            animating.swapAt(index, animating.count - 1)
+            animating.removeLast()
+        }
     }
 
     /// Commits pending changes, moves the clock to `time` and delivers the start and stop of
@@ -156,7 +177,7 @@ final class LayerRuntime {
         swap(&collected, &events)
         var i = 0
         while i < animating.count {
-            let layer = animating[i]
+            let layer = animating[i].layer
             layer.collectLifecycleEvents(atMediaTime: time, into: &collected)
             if layer.attachedAnimations.isEmpty {
                 layer.isWatched = false
@@ -204,8 +225,8 @@ final class LayerRuntime {
     func nextFrameTime() -> Double {
         if !touched.isEmpty || !events.isEmpty || displayRequested { return currentTime }
         var next = Double.infinity
-        for layer in animating {
-            next = min(next, layer.nextChangeTime(afterMediaTime: currentTime))
+        for watched in animating {
+            next = min(next, watched.layer.nextChangeTime(afterMediaTime: currentTime))
             if next <= currentTime { return currentTime }
         }
         return next
@@ -219,7 +240,7 @@ extension LayerRuntime {
         stack.removeAll()
         for layer in touched { layer.isQueuedForCommit = false }
         touched.removeAll()
-        for layer in animating { layer.isWatched = false }
+        for watched in animating { watched.layer.isWatched = false }
         animating.removeAll()
         events.removeAll()
         displayRequested = false

@@ -48,8 +48,8 @@ final class RaysScene: Scene {
             let bounds = containerBounds(containerFraction)
             container.bounds = bounds
             container.position = Point(x: size.width / 2, y: size.height / 2)
-            let bitmap = Self.raysBitmap(for: size)
-            rays.bounds = Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height))
+            let (bitmap, side) = Self.raysBitmap(for: size)
+            rays.bounds = Rect(x: 0, y: 0, width: side, height: side)
             rays.contents = bitmap
             rays.position = Point(x: bounds.width / 2, y: bounds.height / 2)
             hint.layout(in: size)
@@ -97,13 +97,21 @@ final class RaysScene: Scene {
         rays.add(turn, forKey: Self.key)
     }
 
-    /// Eight rays (every second of sixteen slices) of radius sqrt(cx² + cy²), stroked.
-    private static func raysBitmap(for size: Size) -> Bitmap {
-        let radius = (size.width * size.width + size.height * size.height).squareRoot() / 2
-        let side = Int((2 * radius).rounded(.up)) + 2
-        let bitmap = try! Bitmap(width: side, height: side)
+    /// The widest the rays' picture is drawn; a larger frame (diagonal beyond it) shows it
+    /// scaled up, so every frame size renders, at a bounded cost (64 MB at most).
+    static let largestPictureSide = 4096
+
+    /// Eight rays (every second of sixteen slices) of radius sqrt(cx² + cy²), stroked, and the
+    /// side of the square they fill (the layer's bounds; the picture may be smaller, scaled up).
+    private static func raysBitmap(for size: Size) -> (Bitmap, side: Double) {
+        let diagonal = (size.width * size.width + size.height * size.height).squareRoot()
+        let side = Int(diagonal.rounded(.up)) + 2
+        let pictureSide = min(side, largestPictureSide)
+        let scale = Double(pictureSide) / Double(side)
+        let radius = diagonal / 2 * scale
+        let bitmap = try! Bitmap(width: pictureSide, height: pictureSide)  // 1...4096: cannot throw
         let context = GraphicsContext(bitmap: bitmap)
-        let c = Point(x: Double(side) / 2, y: Double(side) / 2)
+        let c = Point(x: Double(pictureSide) / 2, y: Double(pictureSide) / 2)
         let slice = 2 * Double.pi / 16
         var path = Path()
         for i in stride(from: 0, to: 16, by: 2) {
@@ -119,6 +127,6 @@ final class RaysScene: Scene {
         context.setLineWidth(2)
         context.setLineJoin(.round)
         context.stroke(path)
-        return bitmap
+        return (bitmap, Double(side))
     }
 }
