@@ -41,6 +41,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: stats))
     }
 
+    /// SIGQUIT (Ctrl-\\) ends a run like SIGTERM: summary, --stats, status 131; no backtrace.
+    @Test func quitSignalEndsAHeadlessRunCleanly() throws {
+        let stats = PlayerProcess.temporaryPath("quit.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let player = try PlayerProcess.start(["arrow", "--headless", "--realtime", "--autoplay", "--frames", "1000000",
+                                              "--size", "64x64", "--stats", stats])
+        defer { player.kill(SIGKILL) }
+        #expect(PlayerProcess.eventually { PlayerProcess.catches(SIGQUIT, pid: player.pid) && PlayerProcess.catches(SIGTERM, pid: player.pid) || !player.isRunning })
+        player.kill(SIGQUIT)
+        #expect(player.wait(timeout: 10) == 131, "stderr: \(player.standardError)")
+        #expect(player.standardOutput.contains("arrow 64x64 headless:"))
+        #expect(!player.standardError.contains("Backtrace"), "stderr: \(player.standardError)")
+        #expect(FileManager.default.fileExists(atPath: stats))
+    }
+
     @Test func badPriority() throws {
         try expectUsageError(["arrow", "--priority", "urgent"], mentions: "--priority must be normal or realtime")
         try expectUsageError(["arrow", "--priority", "realtime", "--fps", "max"], mentions: "needs a throttled rate")

@@ -1,4 +1,4 @@
-// StopSignals: SIGINT and SIGTERM as a readable descriptor, so Ctrl-C ends a run like `q` does.
+// StopSignals: SIGINT, SIGTERM and SIGQUIT as a readable descriptor, so Ctrl-C ends a run like `q` does.
 
 #if canImport(Glibc)
 import Glibc
@@ -7,12 +7,13 @@ import Glibc
 /// The write end of the self-pipe; the handler may touch nothing but this and `write`.
 nonisolated(unsafe) private var stopSignalPipe: Int32 = -1
 
-/// Turns SIGINT and SIGTERM into bytes on a pipe (the self-pipe trick).
+/// Turns SIGINT, SIGTERM and SIGQUIT into bytes on a pipe (the self-pipe trick).
 ///
 /// The handler only `write`s the signal number, which is async-signal-safe; the frame loop
 /// watches ``descriptor`` in its one wait, sees the stop like any other event, and ends the run
 /// cleanly: window closed, shared memory released, `--stats` written, the summary printed, and
-/// exit status 128 + the signal number, as a shell expects.
+/// exit status 128 + the signal number, as a shell expects. SIGQUIT (Ctrl-\\) is a stop like the
+/// others: the Swift runtime would otherwise print a backtrace for it and let the run go on.
 @MainActor
 enum StopSignals {
     /// The read end, non-blocking; readable once a stop signal arrived. -1 before ``install()``.
@@ -30,7 +31,7 @@ enum StopSignals {
         }
         descriptor = ends[0]
         stopSignalPipe = ends[1]
-        for number in [SIGINT, SIGTERM] {
+        for number in [SIGINT, SIGTERM, SIGQUIT] {
             signal(number) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(stopSignalPipe, &byte, 1)
@@ -47,6 +48,7 @@ enum StopSignals {
         return received
     }
 
-    /// The exit status for a run ended by `signal`: 128 + its number (130 for SIGINT, 143 for SIGTERM).
+    /// The exit status for a run ended by `signal`: 128 + its number (130 for SIGINT, 131 for
+    /// SIGQUIT, 143 for SIGTERM).
     static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
 }
