@@ -1,0 +1,114 @@
+// GraphicsContext+Shading: drawing a dithered gradient over the clip.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension GraphicsContext {
+    /// Fills the whole clip with `shading`, mapped to device space by the current transform
+    /// and multiplied by the global alpha and any clip mask (CGContextDrawLinearGradient with
+    /// both extend options). Clip to a shape first to fill only the shape.
+    public func drawShading(_ shading: Shading) {
+        let region = state.clipBounds.intersection(bitmap.bounds)
+        guard !region.isEmpty, let inverse = state.ctm.inverted() else { return }
+        let alpha = compositingAlpha
+        let mode = state.blendMode
+        guard alpha > 0 || mode != .normal else { return }
+        if mode == .clear {
+            clear(bitmap.bounds.rect.applying(inverse))
+            return
+        }
+        let mask = state.clipMask
+        let ramp = shading.ramp
+        let replaces = mask == nil && alpha == 255 && (mode == .copy || ramp.isOpaque)
+        let pixels = bitmap.pixels, stride = bitmap.stride
+        Shading.bayer.withUnsafeBufferPointer { bayer in
+            var evaluator = ShadingEvaluator(shading.geometry, inverse: inverse)
+            for y in region.y..<region.maxY {
+                let row = pixels + y * stride
+                let dither = bayer.baseAddress! + (y & 7) * 8
+                let maskRow = mask.map { $0.row(y) }
+                evaluator.startRow(x: region.x, y: y)
+                for x in region.x..<region.maxX {
+                    let t = evaluator.next()
+                    let s = ramp.pixel(ShadingRamp.index(t), dither: shading.isDithered ? dither[x & 7] : 128)
+                    if replaces { row[x] = s; continue }
+                    var c = alpha
+                    if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
+                    if c == 0 { continue }
+                    row[x] = mode == .copy ? PixelMath.lerp(s, row[x], c) : PixelMath.over(PixelMath.scale(s, c), row[x])
+                }
+            }
+        }
+    }
+}
+
+/// The location `t` at successive device pixel centres along a row, for one shading geometry.
+struct ShadingEvaluator {
+    private enum Kind { case axial, radial, conic }
+    private let kind: Kind
+    private let inverse: Transform
+    // Axial: t = t0 + dtdx·x + dtdy·y. Radial and conic: the user-space point relative to the centre.
+    private var t0 = 0.0, dtdx = 0.0, dtdy = 0.0
+    private var center = Point.zero, scale = 1.0, angle = 0.0
+    private var t = 0.0, u = 0.0, v = 0.0
+
+    init(_ geometry: Shading.Geometry, inverse: Transform) {
+        self.inverse = inverse
+        switch geometry {
+        case let .axial(start, end):
+            kind = .axial
+            let dx = end.x - start.x, dy = end.y - start.y
+            let len2 = dx * dx + dy * dy
+            if len2 > 0, len2.isFinite {
+                dtdx = (inverse.a * dx + inverse.b * dy) / len2
+                dtdy = (inverse.c * dx + inverse.d * dy) / len2
+                t0 = ((inverse.tx - start.x) * dx + (inverse.ty - start.y) * dy) / len2
+            } else {
+                t0 = 1          // a degenerate axis shows the last colour, as Core Graphics' pad does
+            }
+        case let .radial(c, radius):
+            kind = .radial
+            center = c
+            scale = radius > 0 && radius.isFinite ? 1 / radius : .infinity
+        case let .conic(c, a):
+            kind = .conic
+            center = c
+            angle = a.isFinite ? a : 0
+        }
+    }
+
+    /// Starts a row at column `x` of row `y`.
+    @inline(__always)
+    mutating func startRow(x: Int, y: Int) {
+        let px = Double(x) + 0.5, py = Double(y) + 0.5
+        switch kind {
+        case .axial:
+            t = t0 + dtdx * px + dtdy * py
+        case .radial, .conic:
+            u = inverse.a * px + inverse.c * py + inverse.tx - center.x
+            v = inverse.b * px + inverse.d * py + inverse.ty - center.y
+        }
+    }
+
+    /// The location at the current pixel, then moves one pixel right.
+    @inline(__always)
+    mutating func next() -> Double {
+        switch kind {
+        case .axial:
+            defer { t += dtdx }
+            return t
+        case .radial:
+            defer { u += inverse.a; v += inverse.b }
+            let d = (u * u + v * v).squareRoot()
+            return scale.isInfinite ? 1 : d * scale
+        case .conic:
+            defer { u += inverse.a; v += inverse.b }
+            var turn = (atan2(v, u) - angle) / (2 * Double.pi)
+            turn -= turn.rounded(.down)
+            return turn
+        }
+    }
+}

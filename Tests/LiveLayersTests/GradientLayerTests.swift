@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+@testable import LiveLayers
+import Raster
+import RasterTestSupport
+
+extension RuntimeSuites {
+@MainActor
+@Suite struct GradientLayerTests {
+    init() { freshRuntime() }
+
+    func host(_ width: Double, _ height: Double) -> Layer {
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: width, height: height)
+        root.backgroundColor = .white
+        keptRoots.append(root)
+        return root
+    }
+
+    @Test func axialEndsLandExactlyOnTheirPixels() throws {
+        freshRuntime()
+        let r = host(64, 16)
+        let g = GradientLayer()
+        g.frame = Rect(x: 0, y: 0, width: 64, height: 16)
+        g.colors = [Color(rgb: 0xCC3311), Color(rgb: 0x1133CC)]
+        // Start and end at the centres of the first and last columns.
+        g.startPoint = Point(x: 0.5 / 64, y: 0.5)
+        g.endPoint = Point(x: 63.5 / 64, y: 0.5)
+        r.addSublayer(g)
+        let bitmap = try Bitmap(width: 64, height: 16)
+        LayerRenderer().render(r, at: 0, into: bitmap)
+        for y in 0..<16 {
+            #expect(bitmap[0, y] == Color(rgb: 0xCC3311).premultipliedPixel)
+            #expect(bitmap[63, y] == Color(rgb: 0x1133CC).premultipliedPixel)
+        }
+    }
+
+    @Test func unchangedGradientIsNotRedrawn() throws {
+        freshRuntime()
+        let r = host(32, 32)
+        let g = GradientLayer()
+        g.frame = Rect(x: 0, y: 0, width: 32, height: 32)
+        g.colors = [.red, .blue]
+        r.addSublayer(g)
+        let bitmap = try Bitmap(width: 32, height: 32)
+        let renderer = LayerRenderer()
+        renderer.render(r, at: 0, into: bitmap)
+        let version = g.record.contentVersion
+        #expect(renderer.render(r, at: 1, into: bitmap).isEmpty)
+        #expect(g.record.contentVersion == version)
+        g.colors = [.green, .blue]          // a root-less change: no action, redrawn next frame
+        LayerClock.advance(to: 1)
+        #expect(!renderer.render(r, at: 1.5, into: bitmap).isEmpty)
+        #expect(g.record.contentVersion == version + 1)
+        #expect(bitmap[16, 0] != Color.red.premultipliedPixel)
+    }
+
+    @Test func colorsLocationsAndPointsAnimate() throws {
+        freshRuntime()
+        let root = Layer()
+        keptRoots.append(root)
+        let g = GradientLayer()
+        root.addSublayer(g)
+        g.colors = [.red, .blue]
+        g.locations = [0, 1]
+        LayerClock.advance(to: 0)
+        Transaction.begin()
+        Transaction.animationDuration = 1
+        Transaction.animationTimingFunction = .linear
+        g.colors = [.blue, .red]
+        g.locations = [0.2, 0.6]
+        g.endPoint = Point(x: 1, y: 1)
+        Transaction.commit()
+        LayerClock.advance(to: 0.5)
+        let shown = try #require(g.presentation())
+        #expect(shown.colors.count == 2)
+        #expect(close(shown.colors[0].red, 0.5) && close(shown.colors[0].blue, 0.5))
+        #expect(close(shown.locations?[1] ?? 0, 0.8))
+        #expect(close(shown.endPoint, Point(x: 0.75, y: 1)))
+        #expect(GradientLayer.needsDisplay(forKey: "colors"))
+    }
+
+    @Test func axialRadialAndConicMatchGolden() throws {
+        freshRuntime()
+        let r = host(192, 64)
+        let stops = [Color(rgb: 0xFF5E62), Color(rgb: 0xFF9966), Color(rgb: 0x2B5876)]
+        for (i, type) in [GradientType.axial, .radial, .conic].enumerated() {
+            let g = GradientLayer()
+            g.frame = Rect(x: Double(i) * 64 + 4, y: 4, width: 56, height: 56)
+            g.type = type
+            g.colors = stops
+            g.locations = [0, 0.3, 1]
+            switch type {
+            case .axial: g.startPoint = Point(x: 0, y: 0); g.endPoint = Point(x: 1, y: 1)
+            case .radial: g.startPoint = Point(x: 0.5, y: 0.5); g.endPoint = Point(x: 1, y: 0.8)
+            case .conic: g.startPoint = Point(x: 0.5, y: 0.5); g.endPoint = Point(x: 0.5, y: 0)
+            }
+            r.addSublayer(g)
+        }
+        let bitmap = try Bitmap(width: 192, height: 64)
+        LayerRenderer().render(r, at: 0, into: bitmap)
+        assertMatchesGolden(bitmap, named: "gradient-layers", in: Bundle.module, tolerance: GoldenTolerance.default)
+    }
+}
+}

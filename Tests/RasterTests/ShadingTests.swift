@@ -1,0 +1,121 @@
+import Foundation
+import Raster
+import RasterTestSupport
+import Testing
+
+/// Dithered gradients: exact stops and ends, the spec's location at every pixel, no bands.
+@Suite struct ShadingTests {
+    /// The premultiplied channels of a pixel (a, r, g, b).
+    static func channels(_ p: UInt32) -> [Int] {
+        [Int(p >> 24), Int((p >> 16) & 0xFF), Int((p >> 8) & 0xFF), Int(p & 0xFF)]
+    }
+
+    @Test func axialEndsAndStopsAreExactOnEveryRow() throws {
+        // The axis runs from pixel 0's centre to pixel 256's: pixel i sits at location i/256.
+        let bitmap = try Bitmap(width: 257, height: 16)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        let stops: [(Double, Color)] = [(0, Color(red: 0.9, green: 0.2, blue: 0.1)), (0.25, Color(red: 0.3, green: 0.7, blue: 0.6, alpha: 0.8)), (1, Color(red: 0.1, green: 0.1, blue: 0.8))]
+        ctx.drawShading(Shading(Gradient(stops: stops), geometry: .axial(start: Point(x: 0.5, y: 0), end: Point(x: 256.5, y: 0))))
+        for y in 0..<16 {
+            #expect(bitmap[0, y] == stops[0].1.premultipliedPixel)
+            #expect(bitmap[64, y] == stops[1].1.premultipliedPixel)
+            #expect(bitmap[256, y] == stops[2].1.premultipliedPixel)
+        }
+    }
+
+    @Test func everyPixelIsWithinOneStepOfTheSpecColour() throws {
+        // Axial, radial and conic against the location formula evaluated at each pixel centre.
+        let gradient = Gradient(stops: [(0, .red), (0.5, Color(red: 0.2, green: 0.8, blue: 0.3)), (1, .blue)])
+        let geometries: [(Shading.Geometry, (Double, Double) -> Double)] = [
+            (.axial(start: Point(x: 10, y: 5), end: Point(x: 50, y: 40)), { x, y in
+                let vx = 40.0, vy = 35.0
+                return ((x - 10) * vx + (y - 5) * vy) / (vx * vx + vy * vy)
+            }),
+            (.radial(center: Point(x: 32, y: 30), radius: 25), { x, y in
+                ((x - 32) * (x - 32) + (y - 30) * (y - 30)).squareRoot() / 25
+            }),
+            (.conic(center: Point(x: 30.2, y: 31.7), angle: 0.4), { x, y in
+                var t = (atan2(y - 31.7, x - 30.2) - 0.4) / (2 * .pi)
+                t -= t.rounded(.down)
+                return t
+            }),
+        ]
+        for (geometry, location) in geometries {
+            let bitmap = try Bitmap(width: 64, height: 64)
+            GraphicsContext(bitmap: bitmap).drawShading(Shading(gradient, geometry: geometry))
+            var worst = 0
+            for y in 0..<64 {
+                for x in 0..<64 {
+                    let t = min(1, max(0, location(Double(x) + 0.5, Double(y) + 0.5)))
+                    // A conic sweep is discontinuous at its seam: skip the pixels next to it.
+                    if case .conic = geometry, t < 0.01 || t > 0.99 { continue }
+                    let c = gradient.color(at: t)
+                    let expected = [c.alpha * 255, c.red * 255, c.green * 255, c.blue * 255]
+                    let got = Self.channels(bitmap[x, y])
+                    // One 8-bit step for the dither, plus the ramp's 1/1023 quantisation of t.
+                    for k in 0..<4 { worst = max(worst, Int((abs(Double(got[k]) - expected[k])).rounded(.up))) }
+                }
+            }
+            #expect(worst <= 2, "\(geometry): worst channel error \(worst)")
+        }
+    }
+
+    @Test func ditherRemovesBandsFromASlowGradient() throws {
+        // Five grey levels over 1024 pixels: rounded, each is a flat band 256 pixels wide. The
+        // dither makes each 8×8 tile's mean follow the exact ramp to within a fraction of a step.
+        let bitmap = try Bitmap(width: 1024, height: 8)
+        let start = Color(white: 100 / 255), end = Color(white: 104 / 255)
+        let geometry = Shading.Geometry.axial(start: Point(x: 0.5, y: 0), end: Point(x: 1023.5, y: 0))
+        GraphicsContext(bitmap: bitmap).drawShading(Shading(Gradient(from: start, to: end), geometry: geometry))
+        let plain = try Bitmap(width: 1024, height: 8)
+        GraphicsContext(bitmap: plain).drawShading(Shading(Gradient(from: start, to: end), geometry: geometry, isDithered: false))
+        func worstTileError(_ b: Bitmap) -> Double {
+            var worst = 0.0
+            for tile in 0..<128 {
+                var sum = 0.0, exact = 0.0
+                for y in 0..<8 {
+                    for x in tile * 8..<tile * 8 + 8 {
+                        sum += Double(b[x, y] & 0xFF)
+                        exact += 100 + 4 * Double(x) / 1023
+                    }
+                }
+                worst = max(worst, abs(sum - exact) / 64)
+            }
+            return worst
+        }
+        #expect(worstTileError(bitmap) < 0.1)
+        #expect(worstTileError(plain) > 0.4)
+    }
+
+    @Test func clipAlphaAndTranslucentStopsBlendOver() throws {
+        let bitmap = try Bitmap(width: 32, height: 8)
+        bitmap.clear(to: Color.white.premultipliedPixel)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        ctx.clip(to: Rect(x: 8, y: 0, width: 16, height: 8))
+        ctx.setAlpha(0.5)
+        ctx.drawShading(Shading(Gradient(from: .black, to: .black), geometry: .axial(start: .zero, end: Point(x: 32, y: 0))))
+        #expect(bitmap[4, 4] == Color.white.premultipliedPixel)
+        #expect(bitmap[16, 4] == Color(white: 127 / 255).premultipliedPixel)   // 255 · (1 − 128/255)
+        #expect(bitmap[28, 4] == Color.white.premultipliedPixel)
+    }
+
+    @Test func galleryMatchesGolden() throws {
+        let bitmap = try Bitmap(width: 240, height: 80)
+        let ctx = GraphicsContext(bitmap: bitmap)
+        let rainbow = Gradient(stops: [(0, .red), (0.33, Color(red: 1, green: 0.9, blue: 0)), (0.66, Color(red: 0, green: 0.7, blue: 1)), (1, .red)])
+        ctx.saveGState()
+        ctx.clip(to: Rect(x: 0, y: 0, width: 80, height: 80))
+        ctx.drawShading(Shading(Gradient(from: Color(rgb: 0x1E3C72), to: Color(rgb: 0x2A5298)), geometry: .axial(start: Point(x: 0, y: 0), end: Point(x: 80, y: 80))))
+        ctx.restoreGState()
+        ctx.saveGState()
+        ctx.clip(to: Rect(x: 80, y: 0, width: 80, height: 80))
+        ctx.drawShading(Shading(Gradient(stops: [(0, .white), (0.6, Color(rgb: 0xFF8800)), (1, Color(rgb: 0x330000))]), geometry: .radial(center: Point(x: 110, y: 30), radius: 45)))
+        ctx.restoreGState()
+        ctx.saveGState()
+        ctx.addEllipse(in: Rect(x: 164, y: 4, width: 72, height: 72))
+        ctx.clip()
+        ctx.drawShading(Shading(rainbow, geometry: .conic(center: Point(x: 200, y: 40), angle: -.pi / 2)))
+        ctx.restoreGState()
+        assertMatchesGolden(bitmap, named: "shading-gallery", in: Bundle.module, tolerance: GoldenTolerance.default)
+    }
+}
