@@ -85,6 +85,8 @@ public final class LayerRenderer {
         for i in 0..<previousCount where visited[i].generation != frameNumber {
             let record = visited[i]
             damage.add(record.previousRect)
+            damage.add(record.replicaRect)
+            record.replicaRect = .zero
             record.previousRect = .zero
             record.hasSignature = false
         }
@@ -114,6 +116,9 @@ public final class LayerRenderer {
         }
         return output
     }
+
+    /// Adds `rect` to this frame's damage.
+    func damage(_ rect: IntRect) { damage.add(rect) }
 
     /// The device pixels that `root`'s background covers completely with an opaque colour
     /// this frame (drawn first, with full coverage, so they end up that colour whatever was
@@ -196,11 +201,14 @@ public final class LayerRenderer {
             subtree = subtree.union(sublayer.record.subtreeRect)
         }
         if state.masksToBounds { subtree = subtree.intersection(record.deviceRect) }
+        if let replicator = layer as? ReplicatorLayer {
+            subtree = subtree.union(prepareReplicas(of: replicator, record: record, time: time, frame: frameNumber))
+        }
         record.subtreeRect = subtree
     }
 
     /// Folds the mask subtree's signatures into `hasher`.
-    private func subtreeSignature(of layer: Layer, into hasher: inout Hasher) {
+    func subtreeSignature(of layer: Layer, into hasher: inout Hasher) {
         let s = layer.record.signature
         hasher.combine(s.contentVersion)
         hasher.combine(s.contentsSerial)
@@ -233,7 +241,7 @@ public final class LayerRenderer {
     }
 
     /// The device pixels the layer's own drawing can touch, one pixel wider for anti-aliasing.
-    private func deviceRect(of layer: Layer, transform: Transform) -> IntRect {
+    func deviceRect(of layer: Layer, transform: Transform) -> IntRect {
         let state = layer.state
         var local = state.bounds.standardized
         if let contents = layer.contents, state.contentsGravity != .resize {
@@ -300,8 +308,12 @@ public final class LayerRenderer {
         if !record.deviceRect.intersection(damage).isEmpty {
             drawOwnContent(of: layer, shown: shown, record: record, in: context)
         }
-        for sublayer in layer.sublayerStorage {
-            draw(sublayer, in: context, damage: damage, target: target)
+        if let replicator = layer as? ReplicatorLayer {
+            drawReplicas(of: replicator, record: record, in: context, damage: damage)
+        } else {
+            for sublayer in layer.sublayerStorage {
+                draw(sublayer, in: context, damage: damage, target: target)
+            }
         }
         if state.borderWidth > 0, state.borderColor.alpha > 0 {
             resetTransform(of: context)
@@ -321,7 +333,7 @@ public final class LayerRenderer {
         context.restoreGState()
     }
 
-    private func drawOwnContent(of layer: Layer, shown: Layer, record: RenderRecord, in context: GraphicsContext) {
+    func drawOwnContent(of layer: Layer, shown: Layer, record: RenderRecord, in context: GraphicsContext) {
         let state = shown.state
         let bounds = state.bounds
         if let background = state.backgroundColor, background.alpha > 0 {
@@ -361,7 +373,7 @@ public final class LayerRenderer {
     }
 
     /// Sets the context's transform back to the identity (the clip, in device space, stays).
-    private func resetTransform(of context: GraphicsContext) {
+    func resetTransform(of context: GraphicsContext) {
         let ctm = context.ctm
         guard !ctm.isIdentity, let inverse = ctm.inverted() else { return }
         context.concatenate(inverse)
@@ -369,7 +381,7 @@ public final class LayerRenderer {
 
     /// `rect` with rounded corners, built in a reused buffer (a fresh path would allocate for
     /// every rounded layer every frame). Valid until the next call.
-    private func roundedRect(_ rect: Rect, radius: Double) -> Path {
+    func roundedRect(_ rect: Rect, radius: Double) -> Path {
         pathScratch.removeAll()
         let r = rect.standardized
         let radius = min(radius, r.width / 2, r.height / 2)

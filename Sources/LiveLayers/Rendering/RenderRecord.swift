@@ -37,6 +37,9 @@ final class RenderRecord {
     var backingContext: GraphicsContext?
     /// The owner's device transform, for a mask layer.
     var generation = 0
+    /// A replicator's instances: their device extent and what decided their pixels, last frame.
+    var replicaRect = IntRect.zero
+    var replicaKey = 0
 
     init(shown: Layer) {
         self.shown = shown
