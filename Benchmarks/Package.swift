@@ -24,6 +24,11 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // Blend2D, the other peer: from PyPI's blend2d-python 1.0.0, unpacked by
+        // peers/install-blend2d.sh into .peers/ (gitignored); found via PKG_CONFIG_PATH.
+        .systemLibrary(name: "CBlend2D", path: "Sources/CBlend2D", pkgConfig: "blend2d-peer"),
+        // The player's arrow frame drawn by Blend2D and cairo, for arrow-peers.sh (C, no Swift in the loop).
+        .executableTarget(name: "arrow-peers", dependencies: ["CBlend2D", "CCairo"], path: "Sources/arrow-peers"),
         .executableTarget(
             name: "RasterBenchmarks",
             dependencies: [

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The arrow frame, ours against the peers, in one run (issue 9). Installs Blend2D (peers/install-blend2d.sh),
+# builds the player and arrow-peers in release, then runs the peers, the real player's headless
+# arrow scene (the product measurement), and the peers again, at each size given.
+# Usage: Benchmarks/arrow-peers.sh [--frames N] [WxH ...]   (default: 600 frames at 1920x1080)
+set -euo pipefail
+cd "$(dirname "$0")"
+frames=600
+if [[ "${1:-}" == "--frames" ]]; then frames="$2"; shift 2; fi
+sizes=("$@")
+[[ ${#sizes[@]} -eq 0 ]] && sizes=(1920x1080)
+
+./peers/install-blend2d.sh > /dev/null
+export PKG_CONFIG_PATH="$PWD/.peers/blend2d${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+swift build -c release --product arrow-peers > /dev/null
+peers="$(swift build -c release --show-bin-path)/arrow-peers"
+(cd .. && swift build -c release --product live-player > /dev/null)
+player="$(cd .. && swift build -c release --show-bin-path)/live-player"
+
+stats=$(mktemp)
+trap 'rm -f "$stats"' EXIT
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+for size in "${sizes[@]}"; do
+    "$peers" --size "$size" --frames "$frames"
+    "$player" arrow --headless --autoplay --frames "$frames" --size "$size" --no-overlay --stats "$stats" | sed 's/^/ours     /'
+    "$peers" --size "$size" --frames "$frames"
+done
