@@ -22,10 +22,17 @@ extension DisplayLink {
         /// Deadlines skipped since the previous tick, because the previous frame overran or the
         /// wake-up came more than a frame late. Never counts time spent paused; 0 for the first frame.
         public var droppedFrames: Int
+        /// The counter of the vblank this tick stands for, when the link knows it (it ticks on a
+        /// ``VblankSource``, or fell back to its timer from one); nil on a plain timer.
+        public var msc: Int64?
+        /// The counter of the vblank at ``targetTimestamp``: where a presenter should show the frame
+        /// drawn now (X11 Present's `target_msc`). Nil when ``msc`` is.
+        public var targetMSC: Int64?
 
         public init(
             timestamp: Double, targetTimestamp: Double, duration: Double,
-            frameIndex: Int, lateness: Double, droppedFrames: Int
+            frameIndex: Int, lateness: Double, droppedFrames: Int,
+            msc: Int64? = nil, targetMSC: Int64? = nil
         ) {
             self.timestamp = timestamp
             self.targetTimestamp = targetTimestamp
@@ -33,6 +40,8 @@ extension DisplayLink {
             self.frameIndex = frameIndex
             self.lateness = lateness
             self.droppedFrames = droppedFrames
+            self.msc = msc
+            self.targetMSC = targetMSC
         }
 
         /// When the link actually ran: ``timestamp`` plus ``lateness``.

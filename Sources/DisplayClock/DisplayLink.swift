@@ -89,8 +89,11 @@ public final class DisplayLink {
             guard isPaused != oldValue, isValid else { return }
             if isPaused {
                 statistics.noteDiscontinuity()
+                vblank.ledger.noteDiscontinuity()
             } else {
                 nextIndex = firstIndex(atOrAfter: clock.now())
+                if tickSource == .vblank { vblank.waitingSince = clock.now() }
+                armVblankRequest()
             }
         }
     }
@@ -111,22 +114,27 @@ public final class DisplayLink {
     /// invalid, in which case there is nothing to wait for. Already past when a frame is due.
     public var nextDeadline: Double? {
         guard isValid, !isPaused else { return nil }
-        return isUnthrottled ? lastServiceEnd : deadline(nextIndex)
+        if isUnthrottled { return lastServiceEnd }
+        return tickSource == .vblank ? vblankWatchdogDeadline : deadline(nextIndex)
     }
 
     // Deadline k of the refresh grid is `epoch + k × basePeriod`; the link delivers every
-    // `divisor`-th one, counted from `nextIndex`.
-    private var epoch: Double
-    private var basePeriod: Double
-    private var divisor = 1
-    private var nextIndex = 0
-    private var lastDeliveredIndex: Int?
+    // `divisor`-th one, counted from `nextIndex`. Ticking on vblanks, index k is vblank
+    // `mscBase + k` and the grid is the line fitted to them (see DisplayLink+Vblank.swift).
+    var epoch: Double
+    var basePeriod: Double
+    var divisor = 1
+    var nextIndex = 0
+    var lastDeliveredIndex: Int?
     /// Drops found when a handler returned late, reported with the next frame.
-    private var pendingDrops = 0
+    var pendingDrops = 0
     /// When the last handler returned (unthrottled: the next frame is due from then).
-    private var lastServiceEnd: Double
-    private var framesDelivered = 0
-    private var isDelivering = false
+    var lastServiceEnd: Double
+    var framesDelivered = 0
+    var isDelivering = false
+
+    // Vblank ticking: see DisplayLink+Vblank.swift.
+    var vblank = VblankState()
 
     /// A link ticking at `refreshRate` Hz on `clock`, with its first deadline at `start` (default,
     /// or when `start` is not finite: the clock's current time, so the first frame is due at once).
@@ -175,6 +183,11 @@ public final class DisplayLink {
                 frameIndex: framesDelivered, lateness: 0, droppedFrames: 0
             )
         } else {
+            if tickSource == .vblank {
+                // Ticking on vblanks, the timer is only the watchdog: it fires when they stop.
+                guard now >= vblankWatchdogDeadline else { return false }
+                fallBackToTimer(now: now)
+            }
             guard deadline(nextIndex) <= now else { return false }
             reanchorIfFarBehind(now)
             let index = lastIndex(atOrBefore: now, from: nextIndex)
@@ -185,7 +198,9 @@ public final class DisplayLink {
                 frameIndex: framesDelivered,
                 lateness: now - deadline(index),
                 // Before the first frame there was no tick to drop, however late the caller is.
-                droppedFrames: lastFrame == nil ? 0 : pendingDrops + (index - nextIndex) / divisor
+                droppedFrames: lastFrame == nil ? 0 : pendingDrops + (index - nextIndex) / divisor,
+                msc: vblankCounter(ofIndex: index),
+                targetMSC: vblankCounter(ofIndex: index + divisor)
             )
             pendingDrops = 0
             lastDeliveredIndex = index
@@ -208,8 +223,11 @@ public final class DisplayLink {
         return try body()
     }
 
-    private func deliver(_ frame: Frame, wakeTime: Double) {
-        statistics.record(frame, wakeTime: wakeTime)
+    func deliver(_ frame: Frame, wakeTime: Double) {
+        // On vblanks a frame is seen at its vblank: intervals are between those, not wake-ups.
+        statistics.record(frame, wakeTime: wakeTime, intervalTime: tickSource == .vblank ? frame.timestamp : wakeTime)
+        vblank.ledger.noteDelivered(frame)
+        reconcileWithDisplay()
         lastFrame = frame
         framesDelivered += 1
 
@@ -226,17 +244,18 @@ public final class DisplayLink {
             pendingDrops += (missed - nextIndex) / divisor + 1
             nextIndex = missed + divisor
         }
+        armVblankRequest()
     }
 
     // MARK: Deadline grid
 
-    private func deadline(_ index: Int) -> Double {
+    func deadline(_ index: Int) -> Double {
         epoch + Double(index) * basePeriod
     }
 
     /// The last delivery index from `start` on (in steps of the divisor) whose deadline is at or
     /// before `time`; requires `deadline(start) <= time`.
-    private func lastIndex(atOrBefore time: Double, from start: Int) -> Int {
+    func lastIndex(atOrBefore time: Double, from start: Int) -> Int {
         let step = Double(divisor) * basePeriod
         var index = start + Int(((time - deadline(start)) / step).rounded(.down)) * divisor
         // The division can be off by one ulp either way; settle on the exact comparison.
@@ -247,7 +266,7 @@ public final class DisplayLink {
 
     /// The first delivery index after the last delivered frame, in phase with it, whose deadline
     /// is at or after `time`: a deadline exactly at `time` is still due, not missed.
-    private func firstIndex(atOrAfter time: Double) -> Int {
+    func firstIndex(atOrAfter time: Double) -> Int {
         reanchorIfFarBehind(time)
         let start = lastDeliveredIndex.map { $0 + divisor } ?? nextIndex
         guard deadline(start) < time else { return start }
@@ -258,10 +277,12 @@ public final class DisplayLink {
     /// Recomputes the grid after the rate or mode changed: deadlines continue from the last
     /// delivered one (so the phase is kept), at the new interval, from the first not yet past.
     /// Before the first frame the start stays the first deadline.
-    private func regrid() {
-        basePeriod = 1 / refreshRate
+    func regrid() {
+        basePeriod = vblankPeriod ?? 1 / refreshRate
         divisor = preferredFrameRateRange.divisor(forRefreshRate: refreshRate)
         guard let lastFrame else { return }
+        // Index 0 becomes the last delivered frame, so its vblank becomes the counters' base.
+        rebaseVblankCounter(onto: lastDeliveredIndex)
         epoch = lastFrame.timestamp
         lastDeliveredIndex = 0
         nextIndex = divisor
@@ -274,6 +295,7 @@ public final class DisplayLink {
     private func reanchorIfFarBehind(_ time: Double) {
         let reference = lastDeliveredIndex.map(deadline) ?? deadline(nextIndex)
         guard (time - reference) / basePeriod > 1e12 else { return }
+        vblank.mscBase = nil
         epoch = time
         lastDeliveredIndex = nil
         nextIndex = 0

@@ -54,6 +54,10 @@ public final class FrameStatistics {
     private var openDurations: [Double]
     private var openRecorded: [Bool]
     private var openBudget: Double?
+    // The frame closed last: its stage durations (-1: not recorded) and budget, for drops the
+    // display reports after the link moved on.
+    private var closedDurations: [Double]
+    private var closedBudget: Double?
 
     /// One frame as the ring stores it: plain values, no references.
     struct Sample {
@@ -77,28 +81,34 @@ public final class FrameStatistics {
         stageNames = FrameStage.defaultsBySlot.map(\.name)
         openDurations = Array(repeating: 0, count: FrameStage.capacity)
         openRecorded = Array(repeating: false, count: FrameStage.capacity)
+        closedDurations = Array(repeating: -1, count: FrameStage.capacity)
     }
 
     // MARK: Recording (by the link)
 
-    /// Closes the previous frame (blaming this frame's drops on it) and opens `frame`.
-    func record(_ frame: DisplayLink.Frame, wakeTime: Double) {
+    /// Closes the previous frame (blaming this frame's drops on it) and opens `frame`. The
+    /// interval is measured between `intervalTime`s: wake-ups on a timer, vblanks on a display.
+    func record(_ frame: DisplayLink.Frame, wakeTime: Double, intervalTime: Double? = nil) {
         var blamed = -1
         if frame.droppedFrames > 0 {
             blamed = culpritSlot()
             framesDropped += frame.droppedFrames
             dropsByStage[blamed] += frame.droppedFrames
         }
-        for slot in 0..<FrameStage.capacity where openRecorded[slot] {
+        closedBudget = openBudget
+        for slot in 0..<FrameStage.capacity {
+            closedDurations[slot] = openRecorded[slot] ? openDurations[slot] : -1
+            guard openRecorded[slot] else { continue }
             stageDurations[slot].append(openDurations[slot])
             openDurations[slot] = 0
             openRecorded[slot] = false
         }
         openBudget = frame.duration
 
+        let intervalTime = intervalTime ?? wakeTime
         var interval = Double.nan
         if let lastWakeTime {
-            interval = wakeTime - lastWakeTime
+            interval = intervalTime - lastWakeTime
             intervalCount += 1
             intervalSum += interval
             histogram.add(interval)
@@ -107,7 +117,31 @@ public final class FrameStatistics {
         lateness.append(frame.lateness)
         recent.append(Sample(wakeTime: wakeTime, interval: interval, lateness: frame.lateness, droppedFrames: frame.droppedFrames, blamedSlot: blamed))
         framesDelivered += 1
-        lastWakeTime = wakeTime
+        lastWakeTime = intervalTime
+    }
+
+    /// Adds `count` drops that the display found after the link had counted its own (a frame
+    /// handed over too late to be shown at its target). They are blamed on the longest stage of
+    /// the last finished frame if its stages took more than half its interval (a server needs a
+    /// frame that early), otherwise on ``FrameStage/unattributed``.
+    func recordLateDrops(_ count: Int) {
+        guard count > 0 else { return }
+        var total = 0.0
+        var longest = -1
+        for slot in 0..<FrameStage.capacity where closedDurations[slot] >= 0 {
+            total += closedDurations[slot]
+            if longest < 0 || closedDurations[slot] > closedDurations[longest] { longest = slot }
+        }
+        let budget = closedBudget ?? openBudget ?? 0
+        let blamed = longest >= 0 && total > budget / 2 ? longest : FrameStage.unattributed.slot
+        framesDropped += count
+        dropsByStage[blamed] += count
+        if recent.count > 0 {
+            recent.updateNewest { sample in
+                sample.droppedFrames += count
+                sample.blamedSlot = blamed
+            }
+        }
     }
 
     /// Adds `duration` to `stage` of the open frame.

@@ -31,6 +31,12 @@ struct SampleRing<Element> {
         return storage[index]
     }
 
+    /// Changes the newest value in place. Requires `count > 0`.
+    mutating func updateNewest(_ body: (inout Element) -> Void) {
+        let index = head == 0 ? storage.count - 1 : head - 1
+        body(&storage[index])
+    }
+
     /// Visits the values from oldest to newest.
     func forEach(_ body: (Element) throws -> Void) rethrows {
         for age in stride(from: count - 1, through: 0, by: -1) {

@@ -1,0 +1,215 @@
+// DisplayLink+Vblank: ticking on the display's vblanks, with the timer as the watchdog's fallback.
+
+/// What a link keeps while it ticks on a ``VblankSource``.
+struct VblankState {
+    var source: (any VblankSource)?
+    var tickSource = TickSource.timer
+    var fit = RefreshFit()
+    /// The counter of grid index 0; nil until the first vblank (or after the grid was restarted).
+    var mscBase: Int64?
+    /// The vblank last asked for, so one request is outstanding at a time.
+    var requested: Int64?
+    /// When the link started waiting for a first vblank (attached, resumed, or fell back).
+    var waitingSince = 0.0
+    var ledger = PresentationLedger()
+    var onTickSourceChange: ((TickSource) -> Void)?
+}
+
+extension DisplayLink {
+    /// What ticks the link now: ``TickSource/vblank`` while a ``VblankSource`` reports vblanks,
+    /// ``TickSource/timer`` otherwise (no source, or the source's vblanks stopped).
+    public var tickSource: TickSource { vblank.tickSource }
+
+    /// The refresh rate fitted to the reported vblanks (least squares over the last
+    /// ``RefreshFit/capacity``), nil before two of them.
+    public var fittedRefreshRate: Double? { vblank.fit.rate }
+
+    /// The fit of the reported vblanks.
+    public var refreshFit: RefreshFit { vblank.fit }
+
+    /// Called when ``tickSource`` changes: the vblanks stopped and the timer took over, or they
+    /// came back. A player says so; the link never prints.
+    public var onTickSourceChange: ((TickSource) -> Void)? {
+        get { vblank.onTickSourceChange }
+        set { vblank.onTickSourceChange = newValue }
+    }
+
+    /// Ticks the link on `source`'s vblanks from now on.
+    ///
+    /// The link asks `source` for the vblank of its next tick (every ``frameInterval``: 30 fps on
+    /// 60 Hz asks for every second vblank) and ticks when the source answers with
+    /// ``receiveVblank(_:now:)``. Frames are stamped with the vblank times of the fitted line, so
+    /// intervals are whole refresh periods; ``refreshRate`` follows the fitted rate, and
+    /// ``preferredFrameRateRange`` chooses among divisors of it.
+    ///
+    /// The timer stays as a watchdog: when no vblank has come 0.9 frame intervals after the one
+    /// expected (1.9 refresh periods for the first), ``tickSource`` becomes ``TickSource/timer``
+    /// and the link ticks on its grid, at the fitted rate and phase, until vblanks come back.
+    /// Unthrottled links ignore vblanks.
+    public func tickOnVblanks(from source: any VblankSource) {
+        vblank.source = source
+        vblank.requested = nil
+        vblank.mscBase = nil
+        vblank.waitingSince = clock.now()
+        // Not a change to report: the caller chose it.
+        vblank.tickSource = .vblank
+        armVblankRequest()
+    }
+
+    /// Stops asking for vblanks: the link ticks on its timer, at ``refreshRate``.
+    public func tickOnTimer() {
+        vblank.source = nil
+        vblank.requested = nil
+        vblank.mscBase = nil
+        setTickSource(.timer)
+        regrid()
+    }
+
+    /// Reports a vblank, at the clock's current time; delivers a frame if it is due.
+    @discardableResult
+    public func receiveVblank(_ reported: Vblank) -> Bool {
+        receiveVblank(reported, now: clock.now())
+    }
+
+    /// Reports a vblank that the caller learned of at `now` (on ``clock``), and delivers a frame if
+    /// one is due: the vblank of the next tick or a later one. Returns whether it delivered.
+    ///
+    /// A vblank reported more than a frame late (the answer waited while a long frame was drawn)
+    /// delivers the latest due tick of the grid and counts the ones before it as dropped, as a late
+    /// timer wake-up does. If the link had fallen back to its timer, it ticks on vblanks again.
+    @discardableResult
+    public func receiveVblank(_ reported: Vblank, now: Double) -> Bool {
+        guard isValid, !isDelivering, vblank.source != nil, !isUnthrottled, reported.time.isFinite, now.isFinite else { return false }
+        if vblank.requested.map({ reported.msc >= $0 }) ?? false { vblank.requested = nil }
+        vblank.fit.add(reported)
+        if vblank.tickSource == .timer || vblank.mscBase == nil {
+            anchor(on: reported)
+            setTickSource(.vblank)
+        } else {
+            follow(reported)
+        }
+        guard !isPaused, let base = vblank.mscBase else { return false }
+        let index = Int(clamping: reported.msc - base)
+        guard index >= nextIndex else {
+            armVblankRequest()
+            return false
+        }
+        // The latest tick of the grid, in phase with the next one, that is due by the counter or,
+        // for an answer read late, by the clock.
+        var due = nextIndex + (index - nextIndex) / divisor * divisor
+        if deadline(due + divisor) <= now { due = lastIndex(atOrBefore: now, from: due) }
+        let frame = Frame(
+            timestamp: deadline(due),
+            targetTimestamp: deadline(due + divisor),
+            duration: frameInterval,
+            frameIndex: framesDelivered,
+            lateness: max(0, now - deadline(due)),
+            droppedFrames: lastFrame == nil ? 0 : pendingDrops + (due - nextIndex) / divisor,
+            msc: base + Int64(due),
+            targetMSC: base + Int64(due + divisor)
+        )
+        pendingDrops = 0
+        lastDeliveredIndex = due
+        nextIndex = due + divisor
+        deliver(frame, wakeTime: now)
+        adoptFittedRate()
+        return true
+    }
+
+    /// Reports what the display did with the frame of tick `frameIndex`: shown at vblank `msc`,
+    /// or skipped (`msc` nil: a newer frame replaced it before it was shown).
+    ///
+    /// The display is the truth about drops. Vblanks between consecutive shown frames beyond one
+    /// frame interval are the drops a viewer saw; where they exceed the drops the link counted
+    /// itself for the same frames, the difference is added to ``statistics`` (blamed on the frame
+    /// just finished), so no drop is counted twice. Counting restarts after a pause.
+    public func presentationCompleted(frameIndex: Int, msc: Int64?) {
+        vblank.ledger.complete(frameIndex: frameIndex, shownAt: msc, divisor: divisor)
+        reconcileWithDisplay()
+    }
+
+    /// Drops the display showed beyond those the link counted itself, added by
+    /// ``presentationCompleted(frameIndex:msc:)``.
+    public var dropsFoundByDisplay: Int { vblank.ledger.added }
+
+    // MARK: Internals
+
+    /// Adds the drops the display showed beyond the link's own count, once the link has had the
+    /// chance to count them (see ``PresentationLedger``).
+    func reconcileWithDisplay() {
+        let extra = vblank.ledger.reconcile()
+        if extra > 0 { statistics.recordLateDrops(extra) }
+    }
+
+    /// The refresh period fitted to the vblanks, when ticking on them.
+    var vblankPeriod: Double? {
+        vblank.source == nil ? nil : vblank.fit.period
+    }
+
+    /// When the watchdog gives up on vblanks.
+    var vblankWatchdogDeadline: Double {
+        // Until two vblanks give a period, the refresh may be slower than the link guessed.
+        let first = vblank.waitingSince + 1.9 * max(basePeriod, vblank.fit.period == nil ? 0.05 : 0)
+        guard vblank.mscBase != nil else { return first }
+        return max(first, deadline(nextIndex) + 0.9 * max(frameInterval, basePeriod))
+    }
+
+    func vblankCounter(ofIndex index: Int) -> Int64? {
+        vblank.source == nil ? nil : vblank.mscBase.map { $0 + Int64(index) }
+    }
+
+    /// Asks the source for the vblank of the next tick, unless that request is out already.
+    func armVblankRequest() {
+        guard let source = vblank.source, isValid, !isPaused, !isUnthrottled else { return }
+        let wanted: Int64 = vblank.mscBase.map { $0 + Int64(nextIndex) } ?? 0
+        guard vblank.requested != wanted || vblank.tickSource == .timer && wanted == 0 else { return }
+        vblank.requested = wanted
+        source.requestVblank(atOrAfter: wanted)
+    }
+
+    /// After a regrid makes grid index `index` the new index 0, moves the counters' base with it.
+    func rebaseVblankCounter(onto index: Int?) {
+        guard let base = vblank.mscBase else { return }
+        vblank.mscBase = index.map { base + Int64($0) }
+    }
+
+    func fallBackToTimer(now: Double) {
+        vblank.requested = nil
+        setTickSource(.timer)
+        statistics.noteDiscontinuity()
+        vblank.ledger.noteDiscontinuity()
+    }
+
+    private func setTickSource(_ source: TickSource) {
+        guard vblank.tickSource != source else { return }
+        vblank.tickSource = source
+        if source == .timer { vblank.waitingSince = clock.now() }
+        vblank.onTickSourceChange?(source)
+    }
+
+    /// Starts the grid at `reported`: it is index 0 and due now. Used for the first vblank and
+    /// when vblanks come back after the timer stood in.
+    private func anchor(on reported: Vblank) {
+        if vblank.tickSource == .timer { statistics.noteDiscontinuity() }
+        vblank.mscBase = reported.msc
+        basePeriod = vblank.fit.period ?? 1 / refreshRate
+        epoch = reported.time
+        lastDeliveredIndex = nil
+        nextIndex = 0
+    }
+
+    /// Lays the grid on the fitted line (same counters, new period and phase).
+    private func follow(_ reported: Vblank) {
+        guard let base = vblank.mscBase, let period = vblank.fit.period,
+              let start = vblank.fit.time(ofMSC: base, fallbackPeriod: basePeriod) else { return }
+        basePeriod = period
+        epoch = start
+    }
+
+    /// Makes ``refreshRate`` the fitted rate once the fit has settled and differs by more than
+    /// 0.1 %, so frame-rate ranges choose among divisors of the real refresh.
+    private func adoptFittedRate() {
+        guard vblank.fit.count >= 8, let rate = vblank.fit.rate, abs(rate - refreshRate) > 1e-3 * refreshRate else { return }
+        refreshRate = rate
+    }
+}

@@ -1,0 +1,94 @@
+// RefreshFit: the display's refresh period, fitted to recent vblanks by least squares.
+
+/// A straight line `time = intercept + period × msc` fitted by least squares to the most recent
+/// vblanks, which gives the refresh period and predicts when any vblank happens.
+///
+/// Servers stamp vblanks with jitter (Xvfb's fake vblank runs on a millisecond timer, so
+/// consecutive stamps of a 60 Hz display are 16 and 17 ms apart), and a vblank can go unreported
+/// when a request comes late. A fit over the last ``capacity`` vblanks averages the jitter out and
+/// needs no consecutive counters. Adding a vblank never allocates.
+public struct RefreshFit: Sendable {
+    /// The number of recent vblanks the fit covers.
+    public static let capacity = 120
+
+    private var times: [Double]
+    private var counters: [Int64]
+    private var head = 0
+    /// The number of vblanks the fit covers now.
+    public private(set) var count = 0
+    private var fittedPeriod: Double?
+    private var fittedIntercept = 0.0
+    private var reference: Int64 = 0
+
+    /// An empty fit.
+    public init() {
+        times = Array(repeating: 0, count: Self.capacity)
+        counters = Array(repeating: 0, count: Self.capacity)
+    }
+
+    /// The fitted refresh period in seconds; nil until two vblanks with different counters.
+    public var period: Double? { fittedPeriod }
+
+    /// The fitted refresh rate in Hz; nil until two vblanks with different counters.
+    public var rate: Double? { fittedPeriod.map { 1 / $0 } }
+
+    /// The newest vblank added.
+    public var newest: Vblank? {
+        guard count > 0 else { return nil }
+        let index = head == 0 ? Self.capacity - 1 : head - 1
+        return Vblank(time: times[index], msc: counters[index])
+    }
+
+    /// When vblank `msc` happens (or happened), on the fitted line; nil before any vblank. With one
+    /// vblank, `fallbackPeriod` stands in for the period.
+    public func time(ofMSC msc: Int64, fallbackPeriod: Double) -> Double? {
+        guard let newest else { return nil }
+        guard let fittedPeriod else { return newest.time + Double(msc - newest.msc) * fallbackPeriod }
+        return fittedIntercept + Double(msc - reference) * fittedPeriod
+    }
+
+    /// Adds a vblank and refits. A counter that goes backwards, or a stamp that is not after the
+    /// previous one for a later counter, means the server restarted its count: the fit starts over.
+    public mutating func add(_ vblank: Vblank) {
+        guard vblank.time.isFinite else { return }
+        if let newest {
+            if vblank.msc == newest.msc { return }
+            if vblank.msc < newest.msc || vblank.time <= newest.time { removeAll() }
+        }
+        times[head] = vblank.time
+        counters[head] = vblank.msc
+        head = head + 1 == Self.capacity ? 0 : head + 1
+        count = min(count + 1, Self.capacity)
+        refit()
+    }
+
+    /// Forgets every vblank.
+    public mutating func removeAll() {
+        head = 0
+        count = 0
+        fittedPeriod = nil
+    }
+
+    private mutating func refit() {
+        guard count >= 2, let newest else { fittedPeriod = nil; return }
+        // Centre on the newest vblank: counters are large (seconds of uptime times the rate) and
+        // stamps are seconds of uptime, so raw sums would lose the microseconds that matter.
+        var sumX = 0.0, sumY = 0.0
+        for i in 0..<count {
+            sumX += Double(counters[i] - newest.msc)
+            sumY += times[i] - newest.time
+        }
+        let meanX = sumX / Double(count), meanY = sumY / Double(count)
+        var sxx = 0.0, sxy = 0.0
+        for i in 0..<count {
+            let dx = Double(counters[i] - newest.msc) - meanX
+            sxx += dx * dx
+            sxy += dx * (times[i] - newest.time - meanY)
+        }
+        guard sxx > 0, sxy > 0 else { fittedPeriod = nil; return }
+        let slope = sxy / sxx
+        fittedPeriod = slope
+        reference = newest.msc
+        fittedIntercept = newest.time + meanY - slope * meanX
+    }
+}

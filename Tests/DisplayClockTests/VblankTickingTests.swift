@@ -1,0 +1,178 @@
+import DisplayClock
+import Testing
+
+/// The refresh fit, vblank ticking, reconciliation with the display, and the watchdog, all on a
+/// virtual clock.
+@Suite struct VblankTickingTests {
+    /// Xvfb stamps vblanks on a millisecond timer: a 60 Hz display's stamps are 16 or 17 ms
+    /// apart. The least-squares fit still finds the period.
+    @Test(arguments: [30.0, 60.0, 144.0])
+    func fitFindsThePeriodThroughMillisecondJitter(rate: Double) {
+        var fit = RefreshFit()
+        let period = 1 / rate
+        for n in Int64(1000)..<1100 {
+            let exact = Double(n) * period
+            fit.add(Vblank(time: (exact * 1000).rounded(.down) / 1000, msc: n))
+        }
+        let fitted = try! #require(fit.rate)
+        #expect(abs(fitted - rate) / rate < 1e-4)
+        let predicted = try! #require(fit.time(ofMSC: 1100, fallbackPeriod: 0))
+        #expect(abs(predicted - 1100 * period) < 1e-3)
+    }
+
+    @Test func fitUsesVblanksWithGapsAndRestartsWhenTheCounterGoesBack() {
+        var fit = RefreshFit()
+        #expect(fit.period == nil)
+        fit.add(Vblank(time: 1, msc: 60))
+        #expect(fit.period == nil)
+        #expect(fit.time(ofMSC: 62, fallbackPeriod: 0.5) == 2)
+        fit.add(Vblank(time: 1.05, msc: 63))  // three periods of 1/60 later
+        #expect(abs(fit.period! - 1.0 / 60) < 1e-12)
+        fit.add(Vblank(time: 2, msc: 5))  // a restarted server
+        #expect(fit.count == 1)
+        #expect(fit.period == nil)
+    }
+
+    @Test(arguments: [30.0, 60.0, 144.0])
+    func linkTicksOnEveryVblankAtTheFittedRate(rate: Double) {
+        let harness = VblankHarness(displayRate: rate)
+        harness.display.jitter = [0, 0.0004, -0.0003]
+        harness.run(until: 12)
+        let frames = harness.frames
+        #expect(frames.count >= Int(2 * rate) - 1)
+        #expect(harness.link.tickSource == .vblank)
+        #expect(harness.link.statistics.framesDropped == 0)
+        #expect(abs(harness.link.refreshRate - rate) / rate < 1e-3)
+        for (a, b) in zip(frames, frames.dropFirst()) {
+            #expect(b.msc! == a.msc! + 1)
+            #expect(a.targetMSC == b.msc)
+        }
+        let median = harness.link.statistics.intervalPercentiles().p50
+        #expect(abs(median * rate - 1) < 5e-3)
+        #expect(harness.sourceChanges.isEmpty)
+    }
+
+    /// 30 fps on 60 Hz asks for every second vblank and ticks on them.
+    @Test func thirtyOnSixtyTicksEverySecondVblank() {
+        let harness = VblankHarness(displayRate: 60)
+        harness.link.preferredFrameRateRange = FrameRateRange(exactly: 30)
+        harness.run(until: 11)
+        let later = harness.frames.dropFirst(10)
+        #expect(!later.isEmpty)
+        for (a, b) in zip(later, later.dropFirst()) {
+            #expect(b.msc! - a.msc! == 2)
+            #expect(a.targetMSC == b.msc)
+        }
+        #expect(harness.link.statistics.framesDropped == 0)
+    }
+
+    /// A 144 Hz display gets 144 ticks a second with the default range, whatever rate the link
+    /// was created with.
+    @Test func defaultRangeFollowsTheRealRefresh() {
+        let harness = VblankHarness(displayRate: 144, linkRate: 60)
+        harness.run(until: 12)
+        let frames = harness.frames.dropFirst(20)
+        for (a, b) in zip(frames, frames.dropFirst()) { #expect(b.msc! - a.msc! == 1) }
+        #expect(abs(harness.link.frameInterval * 144 - 1) < 1e-3)
+    }
+
+    /// A frame that runs 1.5 periods misses its vblank; the next tick is two vblanks on, with one drop.
+    @Test func overrunSkipsVblanksAndCountsThem() {
+        let harness = VblankHarness(displayRate: 64)
+        harness.onFrame = { frame in
+            if frame.frameIndex == 10 { harness.clock.advance(by: 1.5 / 64) }
+        }
+        harness.run(until: 11)
+        let frames = harness.frames
+        #expect(frames[11].msc! - frames[10].msc! == 2)
+        #expect(frames[11].droppedFrames == 1)
+        #expect(harness.link.statistics.framesDropped == 1)
+        #expect(harness.link.tickSource == .vblank)
+    }
+
+    /// The display's word on drops is added only where it exceeds the link's own count.
+    @Test func reconciliationAddsOnlyWhatTheLinkDidNotCount() {
+        let harness = VblankHarness(displayRate: 64)
+        harness.onFrame = { frame in
+            if frame.frameIndex == 10 { harness.clock.advance(by: 1.5 / 64) }
+        }
+        harness.run(until: 11)
+        let link = harness.link
+        let frames = harness.frames
+        #expect(link.statistics.framesDropped == 1)
+        // Frames 0...9 shown at their targets: nothing to add.
+        for frame in frames.prefix(10) { link.presentationCompleted(frameIndex: frame.frameIndex, msc: frame.targetMSC) }
+        // Frame 10 was handed over late and shown one vblank after its target; the link counted
+        // that drop already (frame 11 reports it): not counted twice.
+        link.presentationCompleted(frameIndex: 10, msc: frames[10].targetMSC! + 1)
+        link.presentationCompleted(frameIndex: 11, msc: frames[11].targetMSC!)
+        #expect(link.statistics.framesDropped == 1)
+        #expect(link.dropsFoundByDisplay == 0)
+        // Frame 12 was shown two vblanks late though the link saw nothing: two drops added, once.
+        link.presentationCompleted(frameIndex: 12, msc: frames[12].targetMSC! + 2)
+        #expect(link.statistics.framesDropped == 3)
+        #expect(link.dropsFoundByDisplay == 2)
+        // Frame 13 skipped (replaced by 14, shown at the same vblank as 12), 15 shown on time.
+        link.presentationCompleted(frameIndex: 13, msc: nil)
+        link.presentationCompleted(frameIndex: 14, msc: frames[14].targetMSC!)
+        link.presentationCompleted(frameIndex: 15, msc: frames[15].targetMSC!)
+        #expect(link.statistics.framesDropped == 3)
+        #expect(link.statistics.drops(blamedOn: .unattributed) == 3)
+    }
+
+    /// When the display stops answering, the timer takes over within two periods, at the fitted
+    /// rate and phase; when vblanks come back, they tick the link again.
+    @Test func watchdogFallsBackToTheTimerAndReturns() {
+        let harness = VblankHarness(displayRate: 60)
+        let period = 1.0 / 60
+        harness.display.stopsAt = 660  // 11 s
+        harness.run(until: 11.5)
+        #expect(harness.link.tickSource == .timer)
+        let (source, when) = try! #require(harness.sourceChanges.first)
+        #expect(source == .timer)
+        let lastVblank = harness.display.time(of: 659)
+        #expect(when > lastVblank && when <= lastVblank + 2 * period)
+        // The timer keeps the vblank grid: frames a period apart, on the vblank phase.
+        let timerFrames = harness.frames.filter { $0.timestamp > lastVblank }
+        #expect(timerFrames.count >= 25)
+        for frame in timerFrames {
+            #expect(abs((frame.timestamp / period).rounded() * period - frame.timestamp) < 1e-6)
+        }
+        #expect(timerFrames.first!.wakeTime <= lastVblank + 2 * period)
+        let framesBefore = harness.frames.count
+
+        harness.display.stopsAt = .max
+        harness.run(until: 12)
+        #expect(harness.link.tickSource == .vblank)
+        #expect(harness.sourceChanges.count == 2)
+        #expect(harness.frames.count > framesBefore + 25)
+        #expect(harness.frames.last!.msc! == Int64((harness.frames.last!.timestamp / period).rounded()))
+    }
+
+    /// With no vblank at all, the refresh is unknown (it may be slower than the link guessed): the
+    /// timer takes over after 1.9 × 50 ms.
+    @Test func noVblankAtAllFallsBackWithinTwoTwentiethsOfASecond() {
+        let harness = VblankHarness(displayRate: 60)
+        harness.display.stopsAt = 0
+        harness.run(until: 10.5)
+        #expect(harness.link.tickSource == .timer)
+        #expect(harness.frames.first!.wakeTime <= 10.1)
+        #expect(harness.frames.count >= 24)
+    }
+
+    @Test func pausedLinkAsksForNothingAndResumesOnTheNextVblank() {
+        let harness = VblankHarness(displayRate: 60)
+        harness.run(until: 10.5)
+        harness.link.isPaused = true
+        let asked = harness.display.requests.count
+        harness.run(until: 11)
+        #expect(harness.display.requests.count == asked)
+        #expect(harness.link.nextDeadline == nil)
+        harness.link.isPaused = false
+        let count = harness.frames.count
+        harness.run(until: 11.5)
+        #expect(harness.frames.count >= count + 28)
+        #expect(harness.link.statistics.framesDropped == 0)
+        #expect(harness.sourceChanges.isEmpty)
+    }
+}
