@@ -88,7 +88,9 @@ final class LayerRuntime {
         return nil
     }
 
-    func commit() {
+    /// Closes the innermost transaction; closing the outermost one commits the tree and, unless
+    /// `delivering` is false (a frame update, which delivers once itself), delivers the events.
+    func commit(delivering: Bool = true) {
         guard let frame = stack.popLast() else {
             Diagnostics.warn("Transaction.commit() without a matching begin(); ignored")
             return
@@ -98,16 +100,16 @@ final class LayerRuntime {
             group.isSealed = true
             group.fireIfDone()
         }
-        if stack.isEmpty { deliverEvents() }
+        if stack.isEmpty, delivering { deliverEvents() }
     }
 
     /// Commits the implicit transaction, if one is open and nothing explicit is.
-    func commitImplicit() {
+    func commitImplicit(delivering: Bool = true) {
         if stack.count == 1, stack[0].isImplicit {
-            commit()
+            commit(delivering: delivering)
         } else if stack.isEmpty {
             commitTree()
-            deliverEvents()
+            if delivering { deliverEvents() }
         }
     }
 
@@ -167,8 +169,10 @@ final class LayerRuntime {
 
     /// Commits pending changes, moves the clock to `time` and delivers the start and stop of
     /// every animation crossing a boundary since the last update.
+    ///
+    /// Events are delivered once per update: those that its callbacks cause wait for the next.
     func advance(to time: Double) {
-        commitImplicit()
+        commitImplicit(delivering: false)
         currentTime = time
         // Collected into a local array (the stored one's buffer, swapped out and back):
         // passing the stored property inout across calls would cost every access to it a
@@ -191,34 +195,36 @@ final class LayerRuntime {
         swap(&collected, &events)
         deliverEvents()
         // Callbacks may have added animations: they begin at this frame's time.
-        commitImplicit()
+        commitImplicit(delivering: false)
     }
 
+    /// Delivers the events collected so far, once each. Events that the callbacks cause (an
+    /// animation replaced or removed by one they add) wait for the next delivery: after the
+    /// callbacks' transaction commits, or at the next frame update, as Core Animation delivers
+    /// them after the current transaction; so a handler that starts a new animation cannot loop.
     func deliverEvents() {
-        guard !isDelivering else { return }
+        guard !isDelivering, !events.isEmpty else { return }
         isDelivering = true
         defer { isDelivering = false }
-        while !events.isEmpty {
-            swap(&events, &eventScratch)
-            for event in eventScratch {
-                switch event {
-                case let .start(record):
-                    let animation = record.animation
-                    animation.delegate?.animationDidStart(animation)
-                    animation.didStart?(animation)
-                case let .stop(record, finished):
-                    let animation = record.animation
-                    animation.delegate?.animationDidStop(animation, finished: finished)
-                    animation.didStop?(animation, finished)
-                    for group in record.completionGroups {
-                        group.pending -= 1
-                        group.fireIfDone()
-                    }
-                    record.completionGroups = []
+        swap(&events, &eventScratch)
+        for event in eventScratch {
+            switch event {
+            case let .start(record):
+                let animation = record.animation
+                animation.delegate?.animationDidStart(animation)
+                animation.didStart?(animation)
+            case let .stop(record, finished):
+                let animation = record.animation
+                animation.delegate?.animationDidStop(animation, finished: finished)
+                animation.didStop?(animation, finished)
+                for group in record.completionGroups {
+                    group.pending -= 1
+                    group.fireIfDone()
                 }
+                record.completionGroups = []
             }
-            eventScratch.removeAll(keepingCapacity: true)
         }
+        eventScratch.removeAll(keepingCapacity: true)
     }
 
     /// The next media time at which something will change, or `.infinity` when idle.
