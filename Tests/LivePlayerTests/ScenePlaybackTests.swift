@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import live_player
 @testable import LiveLayers
@@ -23,8 +24,33 @@ import Raster
             t += 1.0 / 60
             renderer.render(scene.root, at: t, into: bitmap)
         }
-        try? bitmap.writePNG(to: "/tmp/ptest/go-\(goTime).png")
+        // Written where a failure can be looked at while the test runs, and removed after.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("live-player-playback-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try bitmap.writePNG(to: folder.appendingPathComponent("go-\(goTime).png").path)
         // A point on the band at a fifth of a turn: covered by the image, not the background.
         #expect(bitmap[185, 72] != 0xFF20_2020)
+    }
+}
+
+/// Go pressed again while a cycle runs replaces it: the replaced cycle's completion (its
+/// animations stopped unfinished) neither counts as a completed cycle, which would make
+/// `--autoplay` go again and replace the new one, nor shows the hint.
+@MainActor
+@Suite(.serialized) struct GoAgainTests {
+    @Test(arguments: [SceneKind.arrow, .pk, .fillmodes, .orbit])
+    func goWhileRunningCompletesOneCycle(kind: SceneKind) {
+        LayerRuntime.shared.reset()
+        let scene = makeScene(kind, setup: SceneSetup(size: Size(width: 160, height: 120), image: nil))
+        var completed: [Double] = []
+        scene.onCycleComplete = { completed.append(LayerClock.currentTime) }
+        LayerClock.advance(to: 0)
+        scene.go()
+        LayerClock.advance(to: 0.5)
+        scene.go()
+        for frame in 1...(20 * 60) { LayerClock.advance(to: 0.5 + Double(frame) / 60) }
+        #expect(completed.count == 1, "\(kind) completed cycles at \(completed)")
+        #expect((completed.first ?? 0) > 0.5 + 1.0 / 60, "\(kind) completed cycles at \(completed)")
     }
 }

@@ -16,6 +16,7 @@ final class ArrowScene: Scene {
     private let arrow = ArrowLayer()
     private let hint: Hint
     private let picture: Bitmap
+    private var generation = TransactionGeneration()
     private static let key = "sweep"
 
     init(setup: SceneSetup) {
@@ -73,10 +74,12 @@ final class ArrowScene: Scene {
 
     private func sweep(from: Double, to: Double, duration: Double, autoreverses: Bool, completesCycle: Bool) {
         hint.isVisible = false
+        let number = generation.next()
         Transaction.begin()
         Transaction.completionBlock = { [weak self] in
-            self?.hint.isVisible = true
-            if completesCycle { self?.onCycleComplete?() }
+            guard let self, self.generation.isLatest(number) else { return }
+            self.hint.isVisible = true
+            if completesCycle { self.onCycleComplete?() }
         }
         let animation = BasicAnimation(keyPath: "lengthRadians")
         animation.fromValue = from

@@ -12,6 +12,7 @@ import Raster
 final class FillModesScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
+    private var generation = TransactionGeneration()
     private let modes: [(FillMode, String)] = [(.removed, "removed"), (.forwards, "forwards"), (.backwards, "backwards"), (.both, "both")]
     private var squares: [Layer] = []
     private var outlines: [Layer] = []
@@ -73,10 +74,12 @@ final class FillModesScene: Scene {
 
     func go() {
         hint.isVisible = false
+        let number = generation.next()
         Transaction.begin()
         Transaction.completionBlock = { [weak self] in
-            self?.hint.isVisible = true
-            self?.onCycleComplete?()
+            guard let self, self.generation.isLatest(number) else { return }
+            self.hint.isVisible = true
+            self.onCycleComplete?()
         }
         for (i, square) in squares.enumerated() {
             let slide = BasicAnimation(keyPath: "position.x")
@@ -97,8 +100,12 @@ final class FillModesScene: Scene {
     /// presentation value, as long as the way back.
     func reverse() {
         hint.isVisible = false
+        let number = generation.next()
         Transaction.begin()
-        Transaction.completionBlock = { [weak self] in self?.hint.isVisible = true }
+        Transaction.completionBlock = { [weak self] in
+            guard let self, self.generation.isLatest(number) else { return }
+            self.hint.isVisible = true
+        }
         for (i, square) in squares.enumerated() {
             if square.reverseAnimation(forKey: Self.key) != nil { continue }
             let x = (square.presentation()?.position.x ?? square.position.x)

@@ -15,6 +15,7 @@ import Glibc
 final class OrbitScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
+    private var generation = TransactionGeneration()
     private var buttons: [Layer] = []
     private let sprite: Layer
     private let hint: Hint
@@ -90,10 +91,12 @@ final class OrbitScene: Scene {
             sprite.position = point(at: end)
         }
         hint.isVisible = false
+        let number = generation.next()
         Transaction.begin()
         Transaction.completionBlock = { [weak self] in
-            self?.hint.isVisible = true
-            self?.onCycleComplete?()
+            guard let self, self.generation.isLatest(number) else { return }
+            self.hint.isVisible = true
+            self.onCycleComplete?()
         }
         let flight = KeyframeAnimation(keyPath: "position")
         flight.path = path

@@ -10,6 +10,7 @@ import Raster
 final class PKScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
+    private var generation = TransactionGeneration()
     private let left = VoteBarLayer()
     private let right = VoteBarLayer()
     private let labels: [Layer]
@@ -55,10 +56,12 @@ final class PKScene: Scene {
         let distance = max(abs(leftTarget - leftNow), abs(rightTarget - rightNow))
         guard distance > 1e-6 else { return }
         hint.isVisible = false
+        let number = generation.next()
         Transaction.begin()
         Transaction.completionBlock = { [weak self] in
-            self?.hint.isVisible = true
-            if completesCycle { self?.onCycleComplete?() }
+            guard let self, self.generation.isLatest(number) else { return }
+            self.hint.isVisible = true
+            if completesCycle { self.onCycleComplete?() }
         }
         for (bar, from, to) in [(left, leftNow, leftTarget), (right, rightNow, rightTarget)] {
             let animation = BasicAnimation(keyPath: "progress")

@@ -30,6 +30,23 @@ func withoutActions(_ body: () -> Void) {
     Transaction.commit()
 }
 
+/// Numbers a scene's go and reverse transactions so that a completion block acts only for the
+/// latest one. A replaced animation's completion still runs (it stopped unfinished, as in Core
+/// Animation), and must neither show the hint over the animation that replaced it nor start
+/// another `--autoplay` cycle.
+struct TransactionGeneration {
+    private var latest = 0
+
+    /// A new number for a transaction that supersedes the earlier ones.
+    mutating func next() -> Int {
+        latest &+= 1
+        return latest
+    }
+
+    /// Whether no transaction has started since the one numbered `number`.
+    func isLatest(_ number: Int) -> Bool { number == latest }
+}
+
 /// The "press g" hint at the bottom of a scene: hidden while the scene runs, shown again by the
 /// go transaction's completion block.
 @MainActor
