@@ -29,7 +29,7 @@ struct LivePlayer: ParsableCommand {
     @Option(help: ArgumentHelp("Target frame rate: a number of frames per second, or max.", valueName: "N|max"))
     var fps: String = "60"
 
-    @Option(help: ArgumentHelp("The X display to use; default: $DISPLAY.", valueName: "NAME"))
+    @Option(help: ArgumentHelp("The X display to use; default: $DISPLAY. One that cannot be reached is an error (status 69); with neither, the run is headless.", valueName: "NAME"))
     var display: String?
 
     @Flag(name: .customLong("no-shm"), help: "Send frames with XPutImage instead of MIT-SHM.")
@@ -114,6 +114,7 @@ struct LivePlayer: ParsableCommand {
         }
         if let screenshot { try Self.checkWritable(screenshot, option: "--screenshot") }
         if let stats { try Self.checkWritable(stats, option: "--stats") }
+        if let display, display.isEmpty { throw ValidationError("--display: empty name; give one such as :0, or leave --display out") }
         options.displayName = display
         options.usesSharedMemory = !noSharedMemory
         options.showsOverlay = !noOverlay

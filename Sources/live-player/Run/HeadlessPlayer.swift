@@ -77,10 +77,13 @@ struct HeadlessPlayer {
 
         let report = RunReport(scene: options.scene, width: options.width, height: options.height, mode: "headless",
                                log: pipeline.log, statistics: link.statistics, elapsed: wallEnd - wallStart)
-        if let path = options.screenshotPath, !writeScreenshot(pipeline.sceneBitmap, to: path) { return 64 }
-        if !writeStats(report, to: options.statsPath) { return 64 }
+        // Each output is attempted and the summary printed whatever fails: nothing is lost
+        // to an earlier error.
+        var status: Int32 = 0
+        if let path = options.screenshotPath, !writeScreenshot(pipeline.sceneBitmap, to: path) { status = outputErrorStatus }
+        if !writeStats(report, to: options.statsPath) { status = outputErrorStatus }
         print(report.summary)
         if let signal = StopSignals.pending { return StopSignals.exitStatus(for: signal) }
-        return 0
+        return status
     }
 }

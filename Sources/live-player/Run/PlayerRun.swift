@@ -27,9 +27,15 @@ enum PlayerRun {
                                          width: size.0, height: size.1, usesSharedMemory: options.usesSharedMemory))
         } catch {
             switch error {
-            case .noDisplayNamed, .cannotOpenDisplay:
+            case .noDisplayNamed:
+                // Nothing was asked for (no --display, DISPLAY unset or empty): the frames can
+                // still be made and measured off-screen.
                 printError("\(error); running headless")
                 return HeadlessPlayer(options: options).run()
+            case .cannotOpenDisplay:
+                // A display was asked for: running without it would hide the failure.
+                printError("\(error)")
+                return unavailableStatus
             default:
                 printError("\(error)")
                 return 1
@@ -39,21 +45,36 @@ enum PlayerRun {
     }
 }
 
+/// The exit status when the display asked for cannot be reached: EX_UNAVAILABLE.
+let unavailableStatus: Int32 = 69
+
 /// Writes `message` to stderr as `live-player: message`.
 func printError(_ message: String) {
     let line = "live-player: \(message)\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
 }
 
-/// Writes `report` to `--stats`, if given; false (after saying why) when it cannot.
+/// The exit status of a run whose output (`--stats`, a screenshot) could not be written:
+/// EX_IOERR. The summary line is printed all the same.
+let outputErrorStatus: Int32 = 74
+
+/// Writes `report` to `--stats`, if given; false (after naming the file and the reason) when
+/// it cannot. Every step is checked, `fclose` included: a full disk often shows only there,
+/// when stdio flushes its buffer.
 func writeStats(_ report: RunReport, to path: String?) -> Bool {
     guard let path else { return true }
     guard let file = fopen(path, "w") else {
-        printError("cannot write --stats '\(path)'")
+        printError("cannot write --stats '\(path)': \(String(cString: strerror(errno)))")
         return false
     }
-    defer { fclose(file) }
-    return report.json.withCString { fputs($0, file) >= 0 }
+    var failure: Int32 = 0
+    if report.json.withCString({ fputs($0, file) }) < 0 || fflush(file) != 0 { failure = errno }
+    if fclose(file) != 0, failure == 0 { failure = errno }
+    guard failure == 0 else {
+        printError("cannot write --stats '\(path)': \(String(cString: strerror(failure)))")
+        return false
+    }
+    return true
 }
 
 /// Writes `bitmap` as PNG to `path`; false (after saying why) when it cannot.

@@ -104,7 +104,7 @@ final class WindowedPlayer {
                                log: pipeline.log, statistics: link.statistics, elapsed: lastFrameWall - (firstFrameWall ?? lastFrameWall),
                                measuredFramesPerSecond: link.statistics.framesPerSecondOverall)
         window.close()
-        let status: Int32 = writeStats(report, to: options.statsPath) ? 0 : 64
+        let status: Int32 = writeStats(report, to: options.statsPath) ? 0 : outputErrorStatus
         print(report.summary)
         return status
     }

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Output the player cannot write is a clear error naming the file and the reason, with a
+/// non-zero status; the summary line still prints (issue 11, defect 5).
+@Suite struct OutputErrorTests {
+    /// Runs the player with a file-size limit of 0 and SIGXFSZ ignored, as when the disk fills:
+    /// every write to a regular file fails with EFBIG. Its stdout and stderr are pipes, which
+    /// the limit does not touch.
+    func runWithFullDisk(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 0; trap '' XFSZ; exec \"$0\" \"$@\"", PlayerProcess.executable] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = ""
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        watchdog.cancel()
+        return (process.terminationStatus, stdout, stderr)
+    }
+
+    /// A short run (the JSON fits in stdio's buffer, so only fclose sees the error) and a long
+    /// one (fputs fails first).
+    @Test(arguments: [2, 2000])
+    func statsOnAFullDiskIsAnErrorAndTheSummaryStillPrints(frames: Int) throws {
+        let stats = PlayerProcess.temporaryPath("full-disk.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let result = try runWithFullDisk(["pk", "--headless", "--size", "32x24", "--frames", "\(frames)", "--stats", stats])
+        #expect(result.status != 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(stats), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("File too large"), "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("pk 32x24 headless: \(frames) frames"), "stdout: \(result.stdout)")
+    }
+
+    /// The same for the headless screenshot: named, with the reason, and the summary prints.
+    @Test func screenshotOnAFullDiskIsAnErrorAndTheSummaryStillPrints() throws {
+        let shot = PlayerProcess.temporaryPath("full-disk.png")
+        defer { try? FileManager.default.removeItem(atPath: shot) }
+        let result = try runWithFullDisk(["pk", "--headless", "--size", "32x24", "--frames", "2", "--screenshot", shot])
+        #expect(result.status != 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(shot), "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("pk 32x24 headless: 2 frames"), "stdout: \(result.stdout)")
+    }
+}
