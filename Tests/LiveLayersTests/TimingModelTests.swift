@@ -8,10 +8,11 @@ import Testing
                     repeatDuration: repeatDuration, autoreverses: autoreverses, fillMode: fill)
     }
 
-    @Test func localTimeFollowsTheHeaderFormula() {
-        let m = model(begin: 10, speed: 2, offset: 0.5)
-        // t = (tp − begin)·speed + offset: the offset is not scaled by speed.
-        #expect(m.localTime(parentTime: 10.25) == 1.0)
+    @Test func activeTimeAndPositionFollowTheHeaderFormula() {
+        let m = model(duration: 2, begin: 10, speed: 2, offset: 0.5)
+        // The active interval on (tp − begin)·speed; the position adds the offset, not scaled by speed.
+        #expect(m.activeTime(parentTime: 10.25) == 0.5)
+        #expect(m.position(activeTime: 0.5) == 1.0)
     }
 
     @Test func fillModesOutsideTheActiveDuration() {
@@ -50,7 +51,7 @@ import Testing
 
     @Test func infiniteRepeatNeverEnds() {
         let m = model(duration: 2, repeatCount: .infinity)
-        #expect(m.phase(localTime: 1e9) == .active)
+        #expect(m.phase(activeTime: 1e9) == .active)
         #expect(m.sample(parentTime: 1e6 + 0.5)?.fraction == 0.25)
     }
 
@@ -58,7 +59,7 @@ import Testing
         let m = model(repeatDuration: 2.5)
         #expect(m.activeDuration == 2.5)
         let fast = model(speed: 2)
-        #expect(fast.phase(localTime: fast.localTime(parentTime: 0.6)) == .after)
+        #expect(fast.phase(activeTime: fast.activeTime(parentTime: 0.6)) == .after)
         #expect(fast.sample(parentTime: 0.25)?.fraction == 0.5)
         let paused = model(speed: 0, offset: 0.3)
         #expect(paused.sample(parentTime: 100)?.fraction == 0.3)

@@ -37,7 +37,10 @@ public class Animation {
     public var duration: Double = 0
     /// How fast local time runs relative to the layer's: 2 plays twice as fast, 0 pauses.
     public var speed: Double = 1
-    /// Added to local time after `speed` is applied (not scaled by it).
+    /// Shifts the position within the active duration, wrapping around it (not scaled by
+    /// `speed`): with 0.5 a 1 s animation starts at its midpoint, runs to its end, wraps to its
+    /// start and ends at its midpoint 1 s after it began. It does not move when the animation
+    /// starts or ends; see <doc:MediaTimingInLiveLayers>.
     public var timeOffset: Double = 0
     /// How many times to play; fractions allowed, `.infinity` repeats forever, 0 plays once.
     /// Setting both this and ``repeatDuration`` is undefined in Core Animation; here

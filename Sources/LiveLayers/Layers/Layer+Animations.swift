@@ -123,7 +123,7 @@ extension Layer {
         var next = Double.infinity
         for record in attachedAnimations where record.isCommitted && !record.hasStopped {
             let timing = record.timing
-            let phase = timing.phase(localTime: timing.localTime(parentTime: local))
+            let phase = timing.phase(activeTime: timing.activeTime(parentTime: local))
             if !record.hasStarted && phase != .before {
                 record.hasStarted = true
                 events.append(.start(record))
@@ -140,7 +140,7 @@ extension Layer {
             }
             let boundary = record.hasStarted ? timing.activeDuration : 0
             if boundary.isFinite {
-                let parentTime = timing.beginTime + (boundary - timing.timeOffset) / timing.speed
+                let parentTime = timing.beginTime + boundary / timing.speed
                 next = min(next, mediaTime(fromLocalTime: parentTime))
             }
         }
@@ -176,14 +176,13 @@ extension Layer {
         for record in attachedAnimations {
             guard record.isCommitted else { return t }
             let timing = record.timing
-            let lt = timing.localTime(parentTime: local)
-            switch timing.phase(localTime: lt) {
+            switch timing.phase(activeTime: timing.activeTime(parentTime: local)) {
             case .active:
                 if timing.speed != 0 && effectiveSpeed != 0 { return t }
             case .before:
-                // Local time reaches 0 at parent time beginTime − timeOffset / speed.
+                // Active time reaches 0 at parent time beginTime (timeOffset does not move it).
                 guard timing.speed > 0 else { continue }
-                let start = timing.beginTime - timing.timeOffset / timing.speed
+                let start = timing.beginTime
                 next = min(next, mediaTime(fromLocalTime: start))
             case .after:
                 if !record.hasStopped { return t }
@@ -202,7 +201,7 @@ extension Layer {
             let lt = local ?? localTime(fromMediaTime: t)
             local = lt
             let timing = record.timing
-            let phase = timing.phase(localTime: timing.localTime(parentTime: lt))
+            let phase = timing.phase(activeTime: timing.activeTime(parentTime: lt))
             if (phase == .active && timing.speed != 0 && effectiveSpeed != 0) || phase != record.lastDrawnPhase { changed = true }
             record.lastDrawnPhase = phase
         }

@@ -1,9 +1,13 @@
 // TimingModel: Core Animation's media-timing arithmetic, as a pure function of time.
 //
-// Apple publishes the first stage (parent time to active local time) in CAMediaTiming.h:
+// CAMediaTiming.h states the first stage (parent time to active local time) as
 //     t = (tp − beginTime) · speed + timeOffset
-// but not the second (repeats, autoreverse, fill). That stage follows W3C Web Animations'
-// "calculating the active time / iteration progress" and GNUstep's folding:
+// but Core Animation judges the active interval on the parent time alone: an animation runs
+// while 0 ≤ (tp − beginTime) · speed < active duration, and timeOffset only shifts the position
+// within that interval, wrapping around it. A 1 s animation with timeOffset 0.5 starts at its
+// midpoint, runs to its end, wraps to its start and ends at its midpoint 1 s after it began.
+// Apple does not publish the second stage (repeats, autoreverse, fill). It follows W3C Web
+// Animations' "calculating the active time / iteration progress" and GNUstep's folding:
 // - one cycle lasts `duration`, or `2 · duration` when `autoreverses` (forward then back);
 // - the active duration is `repeatDuration` if set, else `max(repeatCount, 1)` cycles;
 // - the cycle index is ⌊t / cycle⌋ and the time within it the remainder, mirrored in the
@@ -34,11 +38,24 @@ struct TimingModel: Sendable, Equatable {
         var cycle: Double
     }
 
-    /// Active local time from the parent's time: `(tp − beginTime) · speed + timeOffset`.
-    /// `timeOffset` is not scaled by `speed`, as in CAMediaTiming.h.
+    /// Active time from the parent's time: `(tp − beginTime) · speed`. It decides the phase
+    /// (before, active, after); `timeOffset` does not move the interval, only the position
+    /// within it (``position(activeTime:)``).
     @inline(__always)
-    func localTime(parentTime tp: Double) -> Double {
-        (tp - beginTime) * speed + timeOffset
+    func activeTime(parentTime tp: Double) -> Double {
+        (tp - beginTime) * speed
+    }
+
+    /// The position within the active duration shown at active time `a`: `a + timeOffset`,
+    /// wrapped around the active duration (floor modulo), or around one cycle when the
+    /// animation repeats forever and the shifted time is negative.
+    func position(activeTime a: Double) -> Double {
+        guard timeOffset != 0 else { return a }
+        let shifted = a + timeOffset
+        let span = activeDuration.isFinite ? activeDuration : (shifted < 0 ? cycleDuration : 0)
+        guard span > 0, span.isFinite else { return shifted }
+        let wrapped = shifted - (shifted / span).rounded(.down) * span
+        return wrapped < span ? wrapped : 0
     }
 
     var cycleDuration: Double { autoreverses ? 2 * duration : duration }
@@ -49,23 +66,26 @@ struct TimingModel: Sendable, Equatable {
         return count * cycleDuration
     }
 
-    func phase(localTime t: Double) -> Phase {
+    func phase(activeTime t: Double) -> Phase {
         if t < 0 || t.isNaN { return .before }
         return t < activeDuration ? .active : .after
     }
 
     /// The sample at parent time `tp`, or `nil` when the animation has no effect then.
     func sample(parentTime tp: Double) -> Sample? {
-        let t = localTime(parentTime: tp)
-        switch phase(localTime: t) {
+        let a = activeTime(parentTime: tp)
+        switch phase(activeTime: a) {
         case .before:
             guard fillMode == .backwards || fillMode == .both else { return nil }
-            return sample(activeTime: 0, atEnd: false)
+            return sample(activeTime: position(activeTime: 0), atEnd: false)
         case .active:
-            return sample(activeTime: t, atEnd: false)
+            return sample(activeTime: position(activeTime: a), atEnd: false)
         case .after:
             guard fillMode == .forwards || fillMode == .both else { return nil }
-            return sample(activeTime: activeDuration, atEnd: true)
+            // The end, shifted: with no offset (or a whole number of active durations) that is
+            // the end of the last iteration; otherwise the point the offset wrapped it to.
+            let end = position(activeTime: activeDuration)
+            return end == 0 || end == activeDuration ? sample(activeTime: activeDuration, atEnd: true) : sample(activeTime: end, atEnd: false)
         }
     }
 
