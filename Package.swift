@@ -31,14 +31,20 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev", "zlib1g-dev"])]
         ),
+        // fontconfig's pkg-config brings FreeType's flags with it.
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "fontconfig",
+            providers: [.apt(["libfreetype-dev", "libfontconfig-dev", "fonts-dejavu-core"])]
+        ),
 
         // Monotonic ticks, frame-drop accounting, frame statistics. No X11, no layers.
         .target(name: "DisplayClock", dependencies: ["CLinux"], swiftSettings: strict),
 
-        // Paths, anti-aliased fill and stroke, compositing, bitmaps, PNG. No X11.
+        // Paths, anti-aliased fill and stroke, compositing, bitmaps, PNG, text. No X11.
         .target(
             name: "Raster",
-            dependencies: ["CPNG"],
+            dependencies: ["CPNG", "CFreeType"],
             swiftSettings: strict
         ),
 

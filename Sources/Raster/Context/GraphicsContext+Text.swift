@@ -1,0 +1,59 @@
+// GraphicsContext+Text: drawing laid-out text, from cached glyph images or from outlines.
+
+extension GraphicsContext {
+    /// Draws `layout` with the top-left of its box at `origin` (user space), each glyph in its
+    /// run's colour times the global alpha, within the clip.
+    ///
+    /// Under a transform that only translates, glyphs are FreeType's cached grayscale images,
+    /// baselines on whole pixels and pens at quarter-pixel phases (crisp at small sizes, and a
+    /// frame that draws the same text again renders nothing). Under any other transform the
+    /// glyph outlines are filled by the rasterizer. Text always blends source-over.
+    public func draw(_ layout: TextLayout, at origin: Point) {
+        guard !layout.glyphs.isEmpty, !state.clipBounds.isEmpty, state.alpha > 0 else { return }
+        let t = state.ctm
+        if t.a == 1, t.b == 0, t.c == 0, t.d == 1, abs(t.tx) < 1e9, abs(t.ty) < 1e9 {
+            blitGlyphs(layout, dx: origin.x + t.tx, dy: origin.y + t.ty)
+        } else {
+            for g in layout.glyphs {
+                let place = Transform(scaleX: g.size, y: g.size)
+                    .concatenating(Transform(translationX: origin.x + g.position.x, y: origin.y + g.position.y))
+                    .concatenating(t)
+                fill(g.typeface.outline(of: g.glyph), transform: place, rule: .winding, paint: .solid(g.color))
+            }
+        }
+    }
+
+    private func blitGlyphs(_ layout: TextLayout, dx: Double, dy: Double) {
+        let clip = state.clipBounds.intersection(bitmap.bounds)
+        let alpha = compositingAlpha
+        let mask = state.clipMask
+        let pixels = bitmap.pixels, stride = bitmap.stride
+        var lastColor = Color.clear, colorPixel: UInt32 = 0
+        for g in layout.glyphs {
+            let px = g.position.x + dx, baseline = (g.position.y + dy).rounded()
+            let quarters = (px * 4).rounded(.down)
+            guard abs(quarters) < 4e9 else { continue }
+            let q = Int(quarters)
+            let ix = q >> 2, phase = q & 3
+            guard let image = g.typeface.image(of: g.glyph, size: g.size, phase: phase), image.width > 0 else { continue }
+            if g.color != lastColor {
+                lastColor = g.color
+                colorPixel = PixelMath.scale(g.color.premultipliedPixel, alpha)
+            }
+            let x0 = ix + image.left, y0 = Int(baseline) - image.top
+            let r = IntRect(x: x0, y: y0, width: image.width, height: image.height).intersection(clip)
+            guard !r.isEmpty else { continue }
+            for y in r.y..<r.maxY {
+                let src = image.coverage + (y - y0) * image.width - x0
+                let row = pixels + y * stride
+                let maskRow = mask?.row(y)
+                for x in r.x..<r.maxX {
+                    var c = UInt32(src[x])
+                    if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
+                    if c == 0 { continue }
+                    row[x] = PixelMath.over(PixelMath.scale(colorPixel, c), row[x])
+                }
+            }
+        }
+    }
+}
