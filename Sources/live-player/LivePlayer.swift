@@ -23,10 +23,12 @@ struct LivePlayer: ParsableCommand {
     @Flag(help: "List the scenes and exit.")
     var list = false
 
-    @Option(help: ArgumentHelp("Window or frame size, WxH (1...16384 each); default: the scene's.", valueName: "WxH"))
+    // Numeric options take the next argument whatever it looks like (`.unconditional`), so that a
+    // negative number is reported as out of range rather than as a missing value.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Window or frame size, WxH (1...16384 each, at most 64 megapixels); default: the scene's.", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Target frame rate: a number of frames per second, or max.", valueName: "N|max"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Target frame rate: a number of frames per second, or max.", valueName: "N|max"))
     var fps: String = "60"
 
     @Option(help: ArgumentHelp("The X display to use; default: $DISPLAY. One that cannot be reached is an error (status 69); with neither, the run is headless.", valueName: "NAME"))
@@ -47,10 +49,10 @@ struct LivePlayer: ParsableCommand {
     @Flag(help: "Render off-screen on a virtual clock, without a window.")
     var headless = false
 
-    @Option(help: ArgumentHelp("Headless: render this many frames (default: one whole go cycle).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Headless: render this many frames (default: one whole go cycle).", valueName: "N"))
     var frames: Int?
 
-    @Option(help: ArgumentHelp("Go at media time 0 and render exactly the frame at this time (headless).", valueName: "SECONDS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Go at media time 0 and render exactly the frame at this time (headless).", valueName: "SECONDS"))
     var at: Double?
 
     @Option(help: ArgumentHelp("Write the last frame (headless) or the c key's screenshots to this PNG.", valueName: "FILE.png"))
@@ -87,7 +89,10 @@ struct LivePlayer: ParsableCommand {
                 throw ValidationError("--size must be WxH, such as 800x600; got '\(size)'")
             }
             guard (1...Bitmap.maximumSide).contains(w), (1...Bitmap.maximumSide).contains(h) else {
-                throw ValidationError("--size \(size): each side must be 1...\(Bitmap.maximumSide)")
+                throw ValidationError("--size \(size) is out of range: each side must be 1...\(Bitmap.maximumSide)")
+            }
+            guard w * h <= Self.largestFramePixels else {
+                throw ValidationError(Self.frameTooLarge(width: w, height: h))
             }
             options.width = w
             options.height = h
@@ -96,15 +101,17 @@ struct LivePlayer: ParsableCommand {
             options.frameRate = .unlimited
         } else if let n = Int(fps), (1...1000).contains(n) {
             options.frameRate = .fixed(n)
+        } else if Int(fps) != nil {
+            throw ValidationError("--fps \(fps) is out of range: --fps must be 1...1000 or max")
         } else {
             throw ValidationError("--fps must be 1...1000 or max; got '\(fps)'")
         }
         if let frames {
-            guard frames > 0, frames <= 10_000_000 else { throw ValidationError("--frames must be 1...10000000; got \(frames)") }
+            guard frames > 0, frames <= 10_000_000 else { throw ValidationError("--frames \(frames) is out of range: --frames must be 1...10000000") }
             options.frames = frames
         }
         if let at {
-            guard at.isFinite, at >= 0, at <= 1e6 else { throw ValidationError("--at must be a time in seconds, 0...1000000; got \(at)") }
+            guard at.isFinite, at >= 0, at <= 1e6 else { throw ValidationError("--at \(at) is out of range: --at must be a time in seconds, 0...1000000") }
             options.at = at
         }
         if let image {
@@ -134,6 +141,22 @@ struct LivePlayer: ParsableCommand {
         default: throw ValidationError("--priority must be normal or realtime; got '\(priority)'")
         }
         self.options = options
+    }
+
+    /// The most pixels a frame may have: 64 megapixels (8192x8192). Memory grows with the pixels,
+    /// about ``bytesPerPixel`` in the costliest scene (arrow: the frame, the scene bitmap, the
+    /// scaled picture and the mask); the limit keeps a run near 1.2 GB.
+    static let largestFramePixels = 8192 * 8192
+    /// What the arrow scene was measured to hold per pixel of its frame (maximum RSS,
+    /// 4096x4096: 314 MB).
+    static let bytesPerPixel = 18.0
+
+    static func frameTooLarge(width: Int, height: Int) -> String {
+        let pixels = Double(width * height)
+        let megapixels = pixels / 1e6, limit = Double(largestFramePixels) / 1e6
+        let gigabytes = pixels * bytesPerPixel / 1e9
+        return "--size \(width)x\(height) is out of range: \(fixed(megapixels, 1)) megapixels would need about \(fixed(gigabytes, 1)) GB "
+            + "(\(Int(bytesPerPixel)) bytes a pixel); the limit is \(fixed(limit, 1)) megapixels, such as 8192x8192"
     }
 
     /// Fails unless `path` can be created or overwritten (its folder exists and is writable).

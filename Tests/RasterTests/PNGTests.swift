@@ -59,6 +59,25 @@ import Testing
         #expect(throws: PNGError.self) { try Bitmap(pngFile: "/nonexistent/nothing.png") }
         #expect(throws: PNGError.self) { try Self.sample().writePNG(to: "/nonexistent-dir/out.png") }
     }
+
+    /// Reading names the file and the cause; a FIFO is refused at once instead of blocking.
+    @Test func readErrorsSayWhy() throws {
+        let folder = NSTemporaryDirectory() + "png-read-errors-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/fifo.png", 0o600) == 0)
+        #expect(throws: PNGError.fileError(path: folder + "/fifo.png", reason: "not a regular file (a FIFO)")) { try Bitmap(pngFile: folder + "/fifo.png") }
+        #expect(throws: PNGError.fileError(path: folder, reason: "not a regular file (a directory)")) { try Bitmap(pngFile: folder) }
+        #expect(throws: PNGError.fileError(path: folder + "/none.png", reason: "No such file or directory")) { try Bitmap(pngFile: folder + "/none.png") }
+        let whole = try Self.sample().pngData()
+        try Data(whole.prefix(whole.count - 20)).write(to: URL(fileURLWithPath: folder + "/cut.png"))
+        do {
+            _ = try Bitmap(pngFile: folder + "/cut.png")
+            Issue.record("a truncated PNG was read")
+        } catch {
+            #expect(error.description.contains("cut.png") && error.description.contains("truncated"), "\(error)")
+        }
+    }
 }
 
 /// A small seeded generator (SplitMix64) so randomized tests repeat exactly.

@@ -5,6 +5,9 @@
 // premultiplication, which is converted here in both directions.
 
 import CPNG
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why a PNG could not be read or written.
 public enum PNGError: Error, Equatable, CustomStringConvertible {
@@ -114,11 +117,17 @@ final class PNGReader {
     private var data: UnsafeMutableRawBufferPointer?
     private let path: String?
 
+    /// Reads the whole file first (see ``PNGFileContents``), so that an error names its cause
+    /// (libpng's stdio reader says only "Read Error"), and decodes it from memory.
     init(file path: String) throws(PNGError) {
+        let bytes = try PNGFileContents.read(path)
         self.path = path
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
-            throw .fileError(path: path, reason: PNGCodec.message(of: &image))
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
+        copy.copyBytes(from: bytes)
+        data = copy
+        guard png_image_begin_read_from_memory(&image, copy.baseAddress, bytes.count) != 0 else {
+            throw .fileError(path: path, reason: "not a PNG image, or a damaged one (\(PNGCodec.message(of: &image)))")
         }
     }
 
@@ -145,8 +154,48 @@ final class PNGReader {
         image.format = UInt32(PNG_FORMAT_BGRA)
         guard png_image_finish_read(&image, nil, pixels, Int32(stride * 4), nil) != 0 else {
             let reason = PNGCodec.message(of: &image)
-            if let path { throw .fileError(path: path, reason: reason) }
+            if let path { throw .fileError(path: path, reason: "truncated or damaged PNG data (\(reason))") }
             throw .invalidData(reason: reason)
+        }
+    }
+}
+
+/// A file's bytes, read for decoding: only a regular file is read (a FIFO, device or socket
+/// could block forever or never end), it is opened non-blocking so that the open itself cannot
+/// wait for a writer, and every failure names its reason (`strerror`).
+enum PNGFileContents {
+    static func read(_ path: String) throws(PNGError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw .fileError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .fileError(path: path, reason: String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .fileError(path: path, reason: "not a regular file (\(kind(of: info.st_mode)))")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .fileError(path: path, reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }  // shrank while being read: decode what is there
+            filled += n
+        }
+        if filled < bytes.count { bytes.removeSubrange(filled...) }
+        return bytes
+    }
+
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a plain file"
         }
     }
 }
