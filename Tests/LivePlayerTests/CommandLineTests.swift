@@ -61,12 +61,28 @@ import Testing
         try expectUsageError(["arrow", "--priority", "realtime", "--fps", "max"], mentions: "needs a throttled rate")
     }
 
-    /// A run at real-time priority works (granted as root; refused elsewhere, with a message).
-    @Test func realtimePriorityRuns() throws {
+    /// A run at real-time priority works (granted as root; refused elsewhere, with a message),
+    /// and its frames are still paced at the target rate: on the virtual clock, every frame's
+    /// media time is exactly one 1/30 s period after the last.
+    @Test func realtimePriorityRunsPaced() throws {
         let result = try PlayerProcess.run(["pk", "--headless", "--realtime", "--priority", "realtime", "--frames", "6", "--size", "64x48"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("pk 64x48 headless: 6 frames"))
+        #expect(RunSummary(in: result.stdout)?.frames == 6, "\(result.stdout)")
         if getuid() == 0 { #expect(!result.stderr.contains("refused SCHED_FIFO")) }
+
+        let stats = PlayerProcess.temporaryPath("paced.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let paced = try PlayerProcess.run(["pk", "--headless", "--priority", "realtime", "--fps", "30", "--frames", "12", "--size", "64x48", "--stats", stats])
+        #expect(paced.status == 0, "stderr: \(paced.stderr)")
+        let summary = try #require(RunSummary(in: paced.stdout), "\(paced.stdout)")
+        #expect(summary.frames == 12)
+        #expect(summary.drops == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
+        let times = try #require((json?["frames"] as? [[String: Any]])?.compactMap { $0["mediaTime"] as? Double })
+        #expect(times.count == 12)
+        for (earlier, later) in zip(times, times.dropFirst()) {
+            #expect(abs(later - earlier - 1.0 / 30) < 1e-9, "media times \(times)")
+        }
     }
 
     @Test func listNamesEveryScene() throws {
@@ -83,9 +99,11 @@ import Testing
         let result = try PlayerProcess.run(["pk", "--size", "160x120", "--frames", "5", "--stats", stats], display: nil)
         #expect(result.status == 0)
         #expect(result.stderr.contains("running headless"))
-        #expect(result.stdout.contains("pk 160x120 headless: 5 frames"))
-        #expect(result.stdout.contains("drops 0"))
-        #expect(result.stdout.contains("frame time p50"))
+        let summary = try #require(RunSummary(in: result.stdout), "\(result.stdout)")
+        #expect(summary.scene == "pk" && summary.width == 160 && summary.height == 120 && summary.mode == "headless")
+        #expect(summary.frames == 5)
+        #expect(summary.drops == 0)
+        #expect(summary.p50Milliseconds > 0 && summary.p99Milliseconds >= summary.p50Milliseconds)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
         #expect((json?["frames"] as? [Any])?.count == 5)
         #expect(json?["frameCount"] as? Int == 5)
@@ -94,13 +112,15 @@ import Testing
     @Test func realtimeHeadlessPacesFramesAndEnds() throws {
         let result = try PlayerProcess.run(["line", "--headless", "--realtime", "--fps", "120", "--frames", "12", "--size", "64x48"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("line 64x48 headless: 12 frames"), "\(result.stdout)")
+        #expect(RunSummary(in: result.stdout)?.frames == 12, "\(result.stdout)")
     }
 
     @Test func headlessRunsOneGoCycleByDefault() throws {
         // pk's go takes 3 s: 180 frames at 60 fps, plus the frame at 0.
         let result = try PlayerProcess.run(["pk", "--headless", "--size", "96x64"])
         #expect(result.status == 0)
-        #expect(result.stdout.contains("pk 96x64 headless: 18"), "\(result.stdout)")
+        let summary = try #require(RunSummary(in: result.stdout), "\(result.stdout)")
+        #expect(summary.frames == 181)
+        #expect(summary.drops == 0)
     }
 }

@@ -37,7 +37,7 @@ import Testing
         let result = try PlayerProcess.run(["pk", "--size", "64x48", "--frames", "2"], display: nil, timeout: 30)
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stderr.contains("running headless"))
-        #expect(result.stdout.contains("pk 64x48 headless: 2 frames"), "stdout: \(result.stdout)")
+        #expect(RunSummary(in: result.stdout).map { ($0.mode, $0.frames) } ?? ("", 0) == ("headless", 2), "stdout: \(result.stdout)")
     }
 
     @Test func anEmptyDisplayOptionIsAUsageError() throws {
