@@ -45,6 +45,10 @@ public final class LayerRenderer {
     /// out of the tree; one array, so that it keeps its capacity from frame to frame.
     private var visited: [RenderRecord] = []
     private var pathScratch = Path()
+    /// The size of the bitmap being rendered into (tracked mask coverage matches it).
+    private var targetSize = (width: 0, height: 0)
+    /// Folded into the clip key of a layer whose mask's coverage is tracked.
+    private static let trackedMaskMarker = 0x6D61_736B
 
     /// Creates a renderer.
     public init() {
@@ -76,6 +80,7 @@ public final class LayerRenderer {
         damage.removeAll()
         let fullFrame = context?.bitmap !== bitmap || lastRoot !== root || !isDamageTrackingEnabled
         if context?.bitmap !== bitmap { context = GraphicsContext(bitmap: bitmap) }
+        targetSize = (bitmap.width, bitmap.height)
         lastRoot = root
 
         let previousCount = visited.count
@@ -143,7 +148,7 @@ public final class LayerRenderer {
     /// Evaluates `layer` and its subtree for this frame: presentation values, device transform,
     /// backing stores, signature and damage.
     private func prepare(_ layer: Layer, parentTransform: Transform, parentOpacity: Double, clipKey: Int,
-                         visible: Bool, time: Double) {
+                         visible: Bool, time: Double, isMaskRoot: Bool = false) {
         let record = layer.record
         record.generation = frameNumber
         visited.append(record)
@@ -158,6 +163,7 @@ public final class LayerRenderer {
 
         if isVisible { display(layer, shown: shown, record: record, time: time) }
 
+        if isMaskRoot { record.maskSelfDamage = (.zero, .zero) }
         var signature = RenderSignature(state: state, deviceTransform: record.deviceTransform, opacity: record.opacity,
                                         contentsSerial: layer.contentsSerial, contentVersion: record.contentVersion,
                                         clipKey: clipKey, hasMask: layer.maskStorage != nil,
@@ -176,19 +182,37 @@ public final class LayerRenderer {
         }
         if let mask = layer.maskStorage {
             // The mask is drawn in this layer's space; any change to it changes this layer.
-            prepare(mask, parentTransform: record.deviceTransform, parentOpacity: 1, clipKey: 0, visible: isVisible, time: time)
+            prepare(mask, parentTransform: record.deviceTransform, parentOpacity: 1, clipKey: 0, visible: isVisible, time: time,
+                    isMaskRoot: true)
             var hasher = Hasher()
+            if trackCoverage(of: mask, width: targetSize.width, height: targetSize.height) {
+                // The coverage's own changes are damaged where they happen, not over the whole layer.
+                hasher.combine(childClipKey)
+                hasher.combine(Self.trackedMaskMarker)
+                signature.clipKey = hasher.finalize()
+                childClipKey = signature.clipKey
+            } else {
+            // A mask drawn into pixels damages its own old and new rectangles.
+            damage.add(mask.record.maskSelfDamage.0)
+            damage.add(mask.record.maskSelfDamage.1)
+            hasher = Hasher()
             hasher.combine(childClipKey)
             hasher.combine(mask.record.signature.contentVersion)
             hasher.combine(mask.record.deviceRect)
             subtreeSignature(of: mask, into: &hasher)
             signature.clipKey = hasher.finalize()
             childClipKey = signature.clipKey
+            }
         }
 
         if !record.hasSignature || record.signature != signature {
-            damage.add(record.previousRect)
-            damage.add(record.deviceRect)
+            if isMaskRoot {
+                // A mask is never drawn itself: its owner decides what its change damages.
+                record.maskSelfDamage = (record.previousRect, record.deviceRect)
+            } else {
+                damage.add(record.previousRect)
+                damage.add(record.deviceRect)
+            }
             record.signature = signature
             record.hasSignature = true
         }
@@ -226,7 +250,13 @@ public final class LayerRenderer {
         layer.needsDisplayFlag = false
         record.contentVersion &+= 1
         if layer.directContentBounds != nil || layer is ShapeLayer { return }
-        guard !layer.drawsNothing, let (store, context) = record.backing(for: shown.state.bounds) else { return }
+        guard !layer.drawsNothing else { return }
+        if recordFills(of: layer, shown: shown, record: record) {
+            if shown.drawsNothing { layer.drawsNothing = true; record.hasFills = false }
+            return
+        }
+        record.hasFills = false
+        guard let (store, context) = record.backing(for: shown.state.bounds) else { return }
         store.clear()
         context.saveGState()
         let b = shown.state.bounds
@@ -284,7 +314,9 @@ public final class LayerRenderer {
         }
         context.saveGState()
         // Masks do not nest (as in Core Animation): inside a mask, further masks are ignored.
-        if let mask = layer.maskStorage, !isRenderingMask {
+        if let mask = layer.maskStorage, !isRenderingMask, mask.record.tracksCoverage, let coverage = mask.record.coverage {
+            context.clip(toMask: coverage.mask)
+        } else if let mask = layer.maskStorage, !isRenderingMask {
             guard let maskImage = renderMask(mask, damage: damage, like: target) else {
                 context.restoreGState()
                 return
@@ -348,7 +380,9 @@ public final class LayerRenderer {
             let size = Size(width: Double(contents.width), height: Double(contents.height))
             context.draw(contents, in: state.contentsGravity.rect(forContentsOf: size, in: bounds))
         }
-        if let store = record.backingStore {
+        if record.hasFills, let fills = record.fills {
+            drawFills(fills, of: shown, record: record, in: context)
+        } else if let store = record.backingStore {
             let b = bounds.standardized
             context.draw(store, in: Rect(x: b.minX, y: b.minY, width: Double(store.width), height: Double(store.height)))
         }

@@ -45,14 +45,50 @@ final class RenderRecord {
         self.shown = shown
     }
 
+    /// Drawn content recorded as path fills (instead of a backing store) while `hasFills`.
+    var fills: FillRecording?
+    private var fillRecorder: GraphicsContext?
+    var hasFills = false
+    /// False once the layer's drawing turned out not to be only solid fills.
+    var isRecordable = true
+    /// The content version the backing store was last rasterized from the fills at.
+    var storeVersion = -1
+    /// A mask layer's coverage in device space, while `tracksCoverage`.
+    var coverage: TrackedCoverage?
+    var tracksCoverage = false
+    var coverageKey: CoverageKey?
+    /// A mask layer's own damage this frame (old and new rectangles), for its owner to add
+    /// when the mask is drawn into pixels rather than tracked as coverage.
+    var maskSelfDamage = (IntRect.zero, IntRect.zero)
+
+    /// The pixel size of a backing store for `bounds`, or nil when it would be empty or too big.
+    static func storeRect(for bounds: Rect) -> IntRect? {
+        let w = bounds.width.rounded(.up), h = bounds.height.rounded(.up)
+        guard w > 0, h > 0, w <= Double(Bitmap.maximumSide), h <= Double(Bitmap.maximumSide) else { return nil }
+        return IntRect(x: 0, y: 0, width: Int(w), height: Int(h))
+    }
+
+    /// A context recording into ``fills``, restarted for a drawing clipped to `clip`.
+    func recorder(clip: IntRect) -> GraphicsContext {
+        if let fillRecorder {
+            fillRecorder.restartRecording(clip: clip)
+            return fillRecorder
+        }
+        let recording = FillRecording()
+        let context = GraphicsContext(recordingInto: recording, clip: clip)
+        fills = recording
+        fillRecorder = context
+        return context
+    }
+
     /// The backing store sized for `bounds`, reusing the old one when the size is unchanged.
     func backing(for bounds: Rect) -> (Bitmap, GraphicsContext)? {
-        let w = Int(bounds.width.rounded(.up)), h = Int(bounds.height.rounded(.up))
-        guard w > 0, h > 0, w <= Bitmap.maximumSide, h <= Bitmap.maximumSide else {
+        guard let size = Self.storeRect(for: bounds) else {
             backingStore = nil
             backingContext = nil
             return nil
         }
+        let w = size.width, h = size.height
         if let store = backingStore, let context = backingContext, store.width == w, store.height == h {
             return (store, context)
         }

@@ -11,6 +11,7 @@ extension GraphicsContext {
     /// and multiplied by the global alpha and any clip mask (CGContextDrawLinearGradient with
     /// both extend options). Clip to a shape first to fill only the shape.
     public func drawShading(_ shading: Shading) {
+        if refusedByRecording() { return }
         let region = state.clipBounds.intersection(bitmap.bounds)
         guard !region.isEmpty, let inverse = state.ctm.inverted() else { return }
         let alpha = compositingAlpha

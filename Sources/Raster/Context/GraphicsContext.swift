@@ -21,7 +21,9 @@ public final class GraphicsContext {
     public let bitmap: Bitmap
 
     var state: GraphicsState
-    private var stack: [GraphicsState] = []
+    var stack: [GraphicsState] = []
+    /// When set, solid fills are recorded here instead of drawn (``init(recordingInto:clip:)``).
+    var recording: FillRecording?
     /// The current path, in device space.
     var path = Path()
     private var userScratch = Path()
@@ -190,6 +192,7 @@ public final class GraphicsContext {
 
     /// Fills `rect` (user space) with the fill paint.
     public func fill(_ rect: Rect) {
+        if recording != nil { fill(rectPath(rect), transform: state.ctm, rule: .winding, paint: state.fillPaint); return }
         // Axis-aligned first: it covers whole pixels exactly as the aligned path does, and
         // costs less to rule out than the aligned path's corner mapping.
         if fillAxisAlignedRect(rect, paint: state.fillPaint) || fillAlignedRect(rect) { return }
@@ -198,12 +201,14 @@ public final class GraphicsContext {
 
     /// Strokes the outline of `rect`.
     public func stroke(_ rect: Rect) {
+        if recording != nil { stroke(rectPath(rect)); return }
         if strokeAxisAlignedRect(rect) { return }
         stroke(rectPath(rect))
     }
 
     /// Makes `rect` (user space) transparent, within the clip (CGContextClearRect).
     public func clear(_ rect: Rect) {
+        if refusedByRecording() { return }
         // Clearing ignores the global alpha, as CGContextClearRect does.
         let (savedMode, savedAlpha) = (state.blendMode, state.alpha)
         state.blendMode = .clear
@@ -218,6 +223,7 @@ public final class GraphicsContext {
     /// When the image lands on whole device pixels at its own size, its rows are composited
     /// directly, with no rasterization and no resampling.
     public func draw(_ image: Bitmap, in rect: Rect) {
+        if refusedByRecording() { return }
         let r = rect.standardized
         guard r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite else { return }
         let toUser = Transform(a: r.width / Double(image.width), b: 0, c: 0, d: r.height / Double(image.height), tx: r.minX, ty: r.minY)
@@ -232,6 +238,7 @@ public final class GraphicsContext {
     /// The same as clipping to the mask and drawing the image, for the common case of a layer
     /// masked by a shape filled each frame.
     public func draw(_ image: Bitmap, at origin: Point = .zero, through mask: AlphaMask) {
+        if refusedByRecording() { return }
         saveGState()
         clip(toMask: mask)
         draw(image, in: Rect(x: origin.x, y: origin.y, width: Double(image.width), height: Double(image.height)))
@@ -242,12 +249,14 @@ public final class GraphicsContext {
 
     /// Intersects the clip with the current path's interior under `rule`, then discards the path.
     public func clip(using rule: FillRule = .winding) {
+        if refusedByRecording() { path.removeAll(); return }
         clipToPath(path, transform: .identity, rule: rule)
         path.removeAll()
     }
 
     /// Intersects the clip with `rect` (user space).
     public func clip(to rect: Rect) {
+        if refusedByRecording() { return }
         if let pixels = alignedDeviceRect(rect) {
             state.clipBounds = state.clipBounds.intersection(pixels)
             return
@@ -258,6 +267,7 @@ public final class GraphicsContext {
     /// Intersects the clip with the alpha of `mask` stretched over `rect` (user space): the mask's
     /// alpha multiplies everything drawn afterwards, and outside `rect` nothing is drawn.
     public func clip(toMask mask: Bitmap, in rect: Rect) {
+        if refusedByRecording() { return }
         let r = rect.standardized
         guard r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite else {
             state.clipBounds = IntRect(x: 0, y: 0, width: 0, height: 0)
@@ -276,6 +286,7 @@ public final class GraphicsContext {
     /// Intersects the clip with `mask`'s coverage, in device pixels with the mask's top-left at the
     /// bitmap's. The mask is used, not copied: keep it unchanged while this clip is in effect.
     public func clip(toMask mask: AlphaMask) {
+        if refusedByRecording() { return }
         let covered = mask.coveredBounds
         if state.clipMask == nil {
             state.clipMask = mask
@@ -301,6 +312,7 @@ public final class GraphicsContext {
 
     /// Rasterizes `path` mapped by `transform` and composites `paint` through its coverage.
     func fill(_ path: Path, transform: Transform, rule: FillRule, paint: Paint) {
+        if recordFill(path, transform: transform, rule: rule, paint: paint) { return }
         guard !state.clipBounds.isEmpty, state.alpha > 0 || state.blendMode != .normal else { return }
         rasterizer.begin(clip: state.clipBounds)
         rasterizer.add(path, transform: transform)
@@ -309,15 +321,29 @@ public final class GraphicsContext {
         rasterizer.render(rule: rule, into: &sink)
     }
 
+    /// Fills `path` mapped by `transform` with one premultiplied colour (a replayed fill).
+    func fillSolid(_ path: Path, transform: Transform, rule: FillRule, pixel: UInt32) {
+        guard !state.clipBounds.isEmpty, state.alpha > 0 || state.blendMode != .normal else { return }
+        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.add(path, transform: transform)
+        guard !rasterizer.isEmpty else { return }
+        var sink = compositor(shader: .solid(pixel))
+        rasterizer.render(rule: rule, into: &sink)
+    }
+
     /// The global alpha as the compositors use it, 0...255.
     var compositingAlpha: UInt32 { UInt32((state.alpha * 255).rounded()) }
 
     func compositor(for paint: Paint) -> Compositor {
+        compositor(shader: Shader(paint, ctm: state.ctm, table: gradientTable.base))
+    }
+
+    func compositor(shader: Shader) -> Compositor {
         sourceRow.reserve(bitmap.width + 2)
         coverageRow.reserve(bitmap.width + 2)
         return Compositor(
             pixels: bitmap.pixels, stride: bitmap.stride,
-            shader: Shader(paint, ctm: state.ctm, table: gradientTable.base),
+            shader: shader,
             alpha: compositingAlpha,
             mode: state.blendMode,
             mask: state.clipMask?.values, maskStride: state.clipMask?.width ?? 0,

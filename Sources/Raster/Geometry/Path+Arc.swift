@@ -33,21 +33,30 @@ extension Path {
         if currentPoint == nil { move(to: start) } else if currentPoint != start { addLine(to: start) }
         guard sweep != 0 else { return }
 
-        // Split into pieces of at most a quarter turn; each piece is one cubic with
-        // control distance k = 4/3·tan(θ/4), whose radial error is below 2.7e-4·r.
-        let pieces = max(1, Int((abs(sweep) / (Double.pi / 2)).rounded(.up)))
-        let step = sweep / Double(pieces)
-        let k = 4.0 / 3.0 * tan(step / 4)
+        // Split at the quarter turns (multiples of π/2), each piece one cubic with control
+        // distance k = 4/3·tan(θ/4), whose radial error is below 2.7e-4·r. Anchoring the pieces
+        // to fixed angles rather than to the start makes the unchanged part of a growing arc
+        // the same curves every frame, so its coverage, and the damage it causes, stay put.
+        let quarter = Double.pi / 2
+        let end = startAngle + sweep
         var a0 = startAngle
-        for i in 0..<pieces {
-            let a1 = i == pieces - 1 ? startAngle + sweep : a0 + step
+        var p0 = start
+        var guardCount = 0
+        while a0 != end && guardCount < 8 {
+            guardCount += 1
+            // The next quarter-turn boundary strictly past a0 in the sweep's direction.
+            var boundary = sweep > 0 ? ((a0 / quarter).rounded(.down) + 1) * quarter : ((a0 / quarter).rounded(.up) - 1) * quarter
+            // A boundary within rounding of a0 (a0 on a boundary) is a0 itself: take the next one.
+            if abs(boundary - a0) < 1e-12 { boundary += sweep > 0 ? quarter : -quarter }
+            let a1 = sweep > 0 ? min(boundary, end) : max(boundary, end)
+            let k = 4.0 / 3.0 * tan((a1 - a0) / 4)
             let (c0, s0, c1, s1) = (cos(a0), sin(a0), cos(a1), sin(a1))
-            let p0 = Point(x: center.x + r * c0, y: center.y + r * s0)
             let p1 = Point(x: center.x + r * c1, y: center.y + r * s1)
             addCurve(to: p1,
                      control1: Point(x: p0.x - k * r * s0, y: p0.y + k * r * c0),
                      control2: Point(x: p1.x + k * r * s1, y: p1.y - k * r * c1))
             a0 = a1
+            p0 = p1
         }
     }
 }

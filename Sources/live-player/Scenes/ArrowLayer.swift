@@ -38,8 +38,12 @@ final class ArrowLayer: Layer {
         drawingKeys.contains(key) || super.needsDisplay(forKey: key)
     }
 
-    /// The arrow's outline in layer coordinates.
-    var arrowPath: Path {
+    /// The outline's storage, reused from frame to frame: the arrow is redrawn every frame of
+    /// a sweep, and a fresh path each time would allocate.
+    private var outline = Path()
+
+    /// Builds the arrow's outline, in layer coordinates, into `path` (replacing what it held).
+    func buildArrowPath(into path: inout Path) {
         let c = bounds.center
         let outerR = bounds.width / 2
         let innerR = outerR - thickness
@@ -47,26 +51,25 @@ final class ArrowLayer: Layer {
         let tip = startRadians + lengthRadians
         let sign: Double = lengthRadians < 0 ? -1 : 1
         let head = tip - sign * min(headLengthRadians, abs(lengthRadians))
-        var path = Path()
+        path.removeAll()
         path.move(to: Point(x: c.x + midR * cos(tip), y: c.y + midR * sin(tip)))
         path.addArc(center: c, radius: outerR, startAngle: head, endAngle: startRadians, clockwise: lengthRadians > 0)
         path.addArc(center: c, radius: innerR, startAngle: startRadians, endAngle: head, clockwise: lengthRadians < 0)
         path.closeSubpath()
-        return path
     }
 
     override func draw(in context: GraphicsContext) {
         guard lengthRadians != 0 else { return }
-        let path = arrowPath
+        buildArrowPath(into: &outline)
         if let fillColor {
             context.setFillColor(fillColor)
-            context.fill(path)
+            context.fill(outline)
         }
         if let strokeColor {
             context.setStrokeColor(strokeColor)
             context.setLineWidth(lineWidth)
             context.setLineJoin(lineJoin)
-            context.stroke(path)
+            context.stroke(outline)
         }
     }
 }

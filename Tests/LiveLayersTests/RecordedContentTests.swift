@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import LiveLayers
+import Raster
+import RasterTestSupport
+
+/// A ring sector growing clockwise from 12 o'clock, drawn with solid fills only (recordable).
+/// With `spoilsRecording`, it also clears an empty rectangle, which a fill recording cannot
+/// hold: the renderer then keeps a backing store, the route before recorded content.
+final class WedgeLayer: Layer {
+    @LayerProperty var sweep = 0.0
+    @LayerProperty var color: Color = .white
+    var spoilsRecording = false
+    private var outline = Path()
+
+    required init() { super.init() }
+
+    override class func needsDisplay(forKey key: String) -> Bool { key == "sweep" || key == "color" }
+
+    override func draw(in context: GraphicsContext) {
+        if model().spoilsRecording { context.clear(Rect(x: 0, y: 0, width: 0, height: 0)) }
+        guard sweep > 0 else { return }
+        let c = bounds.center, outer = bounds.width / 2, inner = outer * 0.6
+        outline.removeAll()
+        outline.addArc(center: c, radius: outer, startAngle: -.pi / 2, endAngle: -.pi / 2 + sweep, clockwise: false)
+        outline.addArc(center: c, radius: inner, startAngle: -.pi / 2 + sweep, endAngle: -.pi / 2, clockwise: true)
+        outline.closeSubpath()
+        context.setFillColor(color)
+        context.fill(outline)
+        // A second, overlapping fill: a dot at the tip.
+        let tip = Point(x: c.x + outer * 0.8 * cos(-.pi / 2 + sweep), y: c.y + outer * 0.8 * sin(-.pi / 2 + sweep))
+        context.setFillColor(color.withAlpha(color.alpha * 0.5))
+        context.fill(Rect(x: tip.x - 6, y: tip.y - 6, width: 12, height: 12))
+    }
+}
+
+extension RuntimeSuites {
+@MainActor
+@Suite struct RecordedContentTests {
+    /// A picture with no constant runs, so misplaced pixels show.
+    static func picture(_ side: Int) throws -> Bitmap {
+        let b = try Bitmap(width: side, height: side)
+        for y in 0..<side { for x in 0..<side { b[x, y] = 0xFF00_0000 | UInt32(x * 255 / side) << 16 | UInt32(y * 255 / side) << 8 | 0x80 } }
+        return b
+    }
+
+    /// The arrow scene's shape: an opaque root, an image masked by a growing wedge.
+    func maskedScene(spoiled: Bool = false, maskColor: Color = .white, maskOpacity: Double = 1) throws -> (root: Layer, wedge: WedgeLayer) {
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: 120, height: 100)
+        root.backgroundColor = Color(rgb: 0x202020)
+        let image = Layer()
+        image.frame = Rect(x: 15, y: 5, width: 90, height: 90)
+        image.contents = try Self.picture(90)
+        let wedge = WedgeLayer()
+        wedge.spoilsRecording = spoiled
+        wedge.frame = image.bounds
+        wedge.color = maskColor
+        wedge.opacity = maskOpacity
+        wedge.setNeedsDisplay()
+        image.mask = wedge
+        root.addSublayer(image)
+        keptRoots.append(root)
+        return (root, wedge)
+    }
+
+    func grow(_ wedge: WedgeLayer) {
+        let animation = BasicAnimation(keyPath: "sweep")
+        animation.fromValue = 0.0
+        animation.toValue = 2 * Double.pi
+        animation.duration = 1
+        wedge.add(animation, forKey: "grow")
+    }
+
+    @Test func damageOnlyFramesOfAGrowingMaskEqualFullRedraws() throws {
+        freshRuntime()
+        let (trackedRoot, trackedWedge) = try maskedScene()
+        let (fullRoot, fullWedge) = try maskedScene()
+        let tracked = try Bitmap(width: 120, height: 100), full = try Bitmap(width: 120, height: 100)
+        let damaged = LayerRenderer(), everything = LayerRenderer()
+        everything.isDamageTrackingEnabled = false
+        damaged.render(trackedRoot, at: 0, into: tracked)
+        everything.render(fullRoot, at: 0, into: full)
+        grow(trackedWedge)
+        grow(fullWedge)
+        var damagedArea = 0
+        for i in 1...40 {
+            let t = Double(i) / 36
+            for rect in damaged.render(trackedRoot, at: t, into: tracked) { damagedArea += rect.area }
+            everything.render(fullRoot, at: t, into: full)
+            let diff = difference(tracked, full, tolerance: 0)
+            #expect(diff?.differingPixels == 0, "frame \(i)")
+        }
+        // Only the changing head is redrawn: far less than the masked layer's 92×92 pixels a frame.
+        #expect(damagedArea < 40 * 92 * 92 / 4, "damaged \(damagedArea) pixels in 40 frames")
+    }
+
+    @Test func recordedFillsDrawTheSamePixelsAsABackingStore() throws {
+        freshRuntime()
+        for (color, opacity) in [(Color.white, 1.0), (Color(red: 1, green: 1, blue: 1, alpha: 0.6), 1.0), (Color.white, 0.5)] {
+            // As a mask (tracked 8-bit coverage against the mask drawn into pixels)…
+            let (a, wa) = try maskedScene(maskColor: color, maskOpacity: opacity)
+            let (b, wb) = try maskedScene(spoiled: true, maskColor: color, maskOpacity: opacity)
+            // …and as content (replayed fills against a backing store).
+            let (c, wc) = try maskedScene(maskColor: color, maskOpacity: opacity)
+            let (d, wd) = try maskedScene(spoiled: true, maskColor: color, maskOpacity: opacity)
+            for (root, wedge) in [(c, wc), (d, wd)] {
+                let image = root.sublayers[0]
+                image.mask = nil
+                image.contents = nil
+                image.addSublayer(wedge)
+            }
+            for wedge in [wa, wb, wc, wd] { wedge.sweep = 4 }
+            var bitmaps: [Bitmap] = []
+            for root in [a, b, c, d] {
+                let bitmap = try Bitmap(width: 120, height: 100)
+                LayerRenderer().render(root, at: 0, into: bitmap)
+                bitmaps.append(bitmap)
+            }
+            #expect(wa.record.tracksCoverage && !wb.record.tracksCoverage)
+            #expect(wc.record.hasFills && !wd.record.hasFills && wd.record.backingStore != nil)
+            #expect(difference(bitmaps[0], bitmaps[1], tolerance: 1)?.differingPixels == 0, "mask \(color) \(opacity)")
+            #expect(difference(bitmaps[2], bitmaps[3], tolerance: 1)?.differingPixels == 0, "content \(color) \(opacity)")
+        }
+    }
+}
+}
