@@ -9,6 +9,7 @@ extension GraphicsContext {
     /// frame that draws the same text again renders nothing). Under any other transform the
     /// glyph outlines are filled by the rasterizer. Text always blends source-over.
     public func draw(_ layout: TextLayout, at origin: Point) {
+        if refusedByRecording() { return }
         guard !layout.glyphs.isEmpty, !state.clipBounds.isEmpty, state.alpha > 0 else { return }
         let t = state.ctm
         if t.a == 1, t.b == 0, t.c == 0, t.d == 1, abs(t.tx) < 1e9, abs(t.ty) < 1e9 {

@@ -1,6 +1,10 @@
 // GraphicsState: what saveGState/restoreGState save and restore.
 
 /// The drawing state of a ``GraphicsContext``, as Core Graphics' gstate.
+///
+/// A field that changes how a fill looks must also be checked in `recordFill` (FillRecording),
+/// which records only plain solid fills; likewise every drawing entry point of the context
+/// must either record (`recordFill`) or refuse (`refusedByRecording()`) in a recording context.
 struct GraphicsState {
     var ctm = Transform.identity
     var fillPaint = Paint.solid(.black)
