@@ -1,0 +1,51 @@
+// GraphicsContext+Effects: compositing an offscreen picture with a blend function, and drawing blurred shadows.
+
+extension GraphicsContext {
+    /// Composites `image`'s pixels in `region` onto the bitmap at the same device coordinates,
+    /// times `alpha` (0...1) and the clip, with `blend`. The transform is not used: this is how
+    /// a picture rendered offscreen in device space (a group, a layer with a blend mode) lands.
+    public func composite(_ image: Bitmap, region: IntRect, alpha: Double, blend: BlendFunction = .normal) {
+        let r = region.intersection(state.clipBounds).intersection(bitmap.bounds).intersection(image.bounds)
+        let a = UInt32((min(1, max(0, alpha.isNaN ? 0 : alpha)) * 255).rounded())
+        guard !r.isEmpty, a > 0 else { return }
+        let mask = state.clipMask
+        let dst = bitmap.pixels, dstStride = bitmap.stride
+        let src = image.pixels, srcStride = image.stride
+        for y in r.y..<r.maxY {
+            let d = dst + y * dstStride, s = src + y * srcStride
+            let maskRow = mask?.row(y)
+            for x in r.x..<r.maxX {
+                var p = s[x]
+                if p == 0 { continue }
+                var c = a
+                if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
+                if c != 255 { p = PixelMath.scale(p, c) }
+                if p == 0 { continue }
+                d[x] = blend == .normal ? PixelMath.over(p, d[x]) : blend.composite(p, over: d[x])
+            }
+        }
+    }
+
+    /// Draws `color` through the blurred alpha of `blur`, shifted by (`dx`, `dy`) device pixels,
+    /// source-over, within the clip (the transform is not used).
+    public func drawShadow(_ blur: AlphaBlur, color: Color, dx: Int, dy: Int) {
+        let b = blur.bounds
+        let placed = IntRect(x: b.x + dx, y: b.y + dy, width: b.width, height: b.height)
+        let r = placed.intersection(state.clipBounds).intersection(bitmap.bounds)
+        let pixel = PixelMath.scale(color.premultipliedPixel, compositingAlpha)
+        guard !r.isEmpty, pixel >> 24 != 0 else { return }
+        let mask = state.clipMask
+        let dst = bitmap.pixels, stride = bitmap.stride
+        for y in r.y..<r.maxY {
+            let plane = blur.row(y - dy) - b.x - dx
+            let d = dst + y * stride
+            let maskRow = mask?.row(y)
+            for x in r.x..<r.maxX {
+                var c = UInt32(min(255, max(0, plane[x] * 255 + 0.5)))
+                if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
+                if c == 0 { continue }
+                d[x] = PixelMath.over(PixelMath.scale(pixel, c), d[x])
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+// AlphaBlur: a Gaussian blur of coverage by three box blurs each way, for shadows.
+
+/// The alpha of a picture blurred by a Gaussian, approximated by three box blurs in each
+/// direction (each pass a running sum, so the cost does not grow with the radius).
+///
+/// The plane is padded by the blur's full reach on every side, so no coverage is lost at the
+/// edges: the blurred plane's total alpha equals the source's (up to float rounding). The
+/// buffer is kept and reused; blurring again at the same size allocates nothing.
+public final class AlphaBlur {
+    /// The device pixels the blurred result covers (the source region grown by ``reach``).
+    public private(set) var bounds = IntRect.zero
+    /// How far the blur spreads beyond the source, in pixels: the sum of the box radii.
+    public private(set) var reach = 0
+    private var plane: UnsafeMutablePointer<Float>
+    private var scratch: UnsafeMutablePointer<Float>
+    private var capacity = 0
+
+    public init() {
+        plane = .allocate(capacity: 1)
+        scratch = .allocate(capacity: 1)
+    }
+
+    deinit {
+        plane.deallocate()
+        scratch.deallocate()
+    }
+
+    /// The three box widths (odd) whose succession best approximates a Gaussian of `sigma`
+    /// (Kovesi's "Fast almost-Gaussian filtering", as used by browsers for CSS shadows).
+    public static func boxWidths(sigma: Double) -> [Int] {
+        guard sigma > 0, sigma.isFinite else { return [1, 1, 1] }
+        let n = 3.0
+        let ideal = (12 * sigma * sigma / n + 1).squareRoot()
+        var wl = Int(ideal.rounded(.down))
+        if wl % 2 == 0 { wl -= 1 }
+        wl = max(1, wl)
+        let wu = wl + 2
+        let m = ((12 * sigma * sigma - n * Double(wl * wl) - 4 * n * Double(wl) - 3 * n) / (-4 * Double(wl) - 4)).rounded()
+        return (0..<3).map { Double($0) < m ? wl : wu }
+    }
+
+    /// Blurs the alpha of `source` over `region` (clipped to it) with a Gaussian of standard
+    /// deviation `sigma` pixels; the result covers ``bounds``.
+    public func blur(alphaOf source: Bitmap, in region: IntRect, sigma: Double) {
+        let r = region.intersection(source.bounds)
+        let widths = Self.boxWidths(sigma: min(sigma, 512))
+        reach = widths.reduce(0) { $0 + ($1 - 1) / 2 }
+        bounds = IntRect(x: r.x - reach, y: r.y - reach, width: r.width + 2 * reach, height: r.height + 2 * reach)
+        guard !r.isEmpty else { bounds = .zero; return }
+        let w = bounds.width, h = bounds.height
+        reserve(w * h)
+        plane.update(repeating: 0, count: w * h)
+        source.withRows(in: r) { y, row in
+            let out = plane + (y - bounds.y) * w + (r.x - bounds.x)
+            for i in 0..<row.count { out[i] = Float(row[i] >> 24) / 255 }
+        }
+        for width in widths where width > 1 {
+            Self.boxPass(plane, into: scratch, count: h, length: w, step: 1, lineStride: w, radius: (width - 1) / 2)
+            Self.boxPass(scratch, into: plane, count: w, length: h, step: w, lineStride: 1, radius: (width - 1) / 2)
+        }
+    }
+
+    /// The blurred alpha at device pixel (x, y), 0...1; 0 outside ``bounds``.
+    public func alpha(x: Int, y: Int) -> Float {
+        guard x >= bounds.x, y >= bounds.y, x < bounds.maxX, y < bounds.maxY else { return 0 }
+        return plane[(y - bounds.y) * bounds.width + (x - bounds.x)]
+    }
+
+    /// The sum of the blurred alpha over ``bounds`` (equal to the source's, for the tests).
+    public var totalAlpha: Double {
+        var sum = 0.0
+        for i in 0..<bounds.area { sum += Double(plane[i]) }
+        return sum
+    }
+
+    /// Row `y` of the plane (device row), from column ``bounds``.x.
+    func row(_ y: Int) -> UnsafePointer<Float> { UnsafePointer(plane + (y - bounds.y) * bounds.width) }
+
+    private func reserve(_ n: Int) {
+        guard n > capacity else { return }
+        plane.deallocate()
+        scratch.deallocate()
+        plane = .allocate(capacity: n)
+        scratch = .allocate(capacity: n)
+        capacity = n
+    }
+
+    /// One box pass over `count` lines of `length` samples: out[i] = mean of in[i−r ... i+r],
+    /// zero beyond the ends (the plane's padding makes that exact).
+    private static func boxPass(_ input: UnsafeMutablePointer<Float>, into output: UnsafeMutablePointer<Float>,
+                                count: Int, length: Int, step: Int, lineStride: Int, radius: Int) {
+        let scale = 1 / Float(2 * radius + 1)
+        for line in 0..<count {
+            let src = input + line * lineStride, dst = output + line * lineStride
+            var sum: Float = 0
+            for i in 0..<min(radius, length) { sum += src[i * step] }
+            for i in 0..<length {
+                if i + radius < length { sum += src[(i + radius) * step] }
+                dst[i * step] = sum * scale
+                if i - radius >= 0 { sum -= src[(i - radius) * step] }
+            }
+        }
+    }
+}
