@@ -20,6 +20,25 @@ enum ErrorTrap {
     /// The first error code seen by each connection that is trapping, keyed by its address.
     private static let traps = Mutex<[UInt: UInt8]>([:])
     private static let installation = Mutex(false)
+    /// Windows whose destruction by another client is expected (keyed by connection and id):
+    /// requests sent before the `DestroyNotify` is read fail with BadWindow or BadDrawable, and
+    /// the window reports the destruction as an event instead of an error line per request.
+    private static let ownWindows = Mutex<Set<OwnWindow>>([])
+
+    private struct OwnWindow: Hashable {
+        var display: UInt
+        var window: UInt
+    }
+
+    /// Silences BadWindow and BadDrawable errors about `window` on `display` until ``forget(window:on:)``.
+    static func own(window: UInt, on display: OpaquePointer) {
+        _ = ownWindows.withLock { $0.insert(OwnWindow(display: UInt(bitPattern: display), window: window)) }
+    }
+
+    /// Ends ``own(window:on:)``, before the connection closes (its address may be reused).
+    static func forget(window: UInt, on display: OpaquePointer) {
+        _ = ownWindows.withLock { $0.remove(OwnWindow(display: UInt(bitPattern: display), window: window)) }
+    }
 
     /// Installs the error and IO-error handlers, once per process.
     static func installHandlers() {
@@ -50,6 +69,10 @@ enum ErrorTrap {
             return true
         }
         guard !trapped else { return }
+        if event.error_code == BadWindow || event.error_code == BadDrawable,
+           ownWindows.withLock({ $0.contains(OwnWindow(display: key, window: UInt(event.resourceid))) }) {
+            return
+        }
         let message = "X11Presenter: X protocol error \(event.error_code) (request \(event.request_code).\(event.minor_code))\n"
         _ = message.withCString { write(2, $0, strlen($0)) }
     }
@@ -61,33 +84,24 @@ private func handleProtocolError(_ display: OpaquePointer?, _ event: UnsafeMutab
 }
 
 /// Silences Xlib's "XIO: fatal IO error" text: the per-display exit handler (see
-/// `ConnectionWatch`) marks the connection lost and the player says so in its own words.
+/// `ConnectionWatch`) marks the connection lost and the window reports it to its owner.
 private func handleIOError(_ display: OpaquePointer?) -> Int32 { 0 }
 
-/// The per-display IO-error exit handler (libX11 ≥ 1.7), in place of Xlib's bare `exit(1)`.
+/// The per-display IO-error exit handler (libX11 ≥ 1.7), in place of Xlib's bare `exit(1)`: it
+/// marks the connection lost and returns, so the library never ends the process; its owner decides.
 ///
-/// With an `exitMessage`, it writes that line to stderr and ends the process at once with status
-/// 1 (`_exit`: no atexit handlers that could call into the dead connection). Returning to Xlib
-/// after an IO error is not safe in libX11 1.8: some callers go on to use a missing reply and
-/// crash. Without a message (test clients), it only marks the connection lost; such a client
-/// must make no further Xlib calls that wait for the server.
+/// Once it has run, Xlib sets `XlibDisplayIOError` and its calls no longer touch the socket
+/// (`_XSend`, `_XReply`, `_XEventsQueued` return at once), but some are not safe: `XNextEvent` on
+/// an empty queue dereferences a missing event, and requests keep filling the output buffer.
+/// So after ``isLost`` turns true the connection's owner makes no Xlib call but `XCloseDisplay`.
 final class ConnectionWatch {
     private(set) var isLost = false
-    private let exitMessage: String?
-
-    init(exitMessage: String? = nil) { self.exitMessage = exitMessage }
 
     func install(on display: OpaquePointer) {
         XSetIOErrorExitHandler(display, handleIOErrorExit, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    fileprivate func connectionFailed() {
-        isLost = true
-        guard let exitMessage else { return }
-        let line = exitMessage + "\n"
-        _ = line.withCString { write(2, $0, strlen($0)) }
-        _exit(1)
-    }
+    fileprivate func connectionFailed() { isLost = true }
 }
 
 private func handleIOErrorExit(_ display: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {

@@ -14,6 +14,7 @@ import Glibc
 final class SharedMemoryImage: ServerImage {
     let bitmap: Bitmap
     private let display: OpaquePointer
+    private let watch: ConnectionWatch
     private let image: UnsafeMutablePointer<XImage>
     private let info: UnsafeMutablePointer<XShmSegmentInfo>
 
@@ -23,7 +24,7 @@ final class SharedMemoryImage: ServerImage {
         case layout(X11Error)
     }
 
-    init(display: OpaquePointer, visual: UnsafeMutablePointer<Visual>, depth: Int32, width: Int, height: Int) throws(Failure) {
+    init(display: OpaquePointer, watch: ConnectionWatch, visual: UnsafeMutablePointer<Visual>, depth: Int32, width: Int, height: Int) throws(Failure) {
         let info = UnsafeMutablePointer<XShmSegmentInfo>.allocate(capacity: 1)
         info.initialize(to: XShmSegmentInfo())
         guard let image = XShmCreateImage(display, visual, UInt32(depth), ZPixmap, nil, info, UInt32(width), UInt32(height)) else {
@@ -77,14 +78,18 @@ final class SharedMemoryImage: ServerImage {
             throw .layout(.cannotCreateImage(width: width, height: height))
         }
         self.display = display
+        self.watch = watch
         self.image = image
         self.info = info
     }
 
-    /// Detaches on both sides. The caller has made sure the server no longer reads the pixels.
+    /// Detaches on both sides (on a lost connection, ours only: the server has let go already).
+    /// The caller has made sure the server no longer reads the pixels.
     deinit {
-        XShmDetach(display, info)
-        XSync(display, 0)
+        if !watch.isLost {
+            XShmDetach(display, info)
+            XSync(display, 0)
+        }
         image.pointee.data = nil
         _ = CX11_XDestroyImage(image)
         shmdt(info.pointee.shmaddr)

@@ -8,9 +8,21 @@ public enum WindowEvent: Equatable, Sendable {
     case key(Key)
     /// The user asked to close the window (`WM_DELETE_WINDOW`).
     case close
-    /// The window changed size; the frame buffer was re-allocated and holds nothing yet,
-    /// so the whole frame must be drawn again.
+    /// Another client destroyed the window (`XDestroyWindow`, `xdotool windowclose`): nothing
+    /// more can be shown in it, and presenting does nothing.
+    case destroyed
+    /// The window changed size. The next ``X11Window/acquireFrameBuffer()`` returns a new,
+    /// blank frame buffer of this size, so the whole frame must be drawn again; until then the
+    /// last frame buffer (and its pixels) stays as it was.
     case resize(width: Int, height: Int)
-    /// Part of the window was uncovered; the presenter already re-blitted it from the last frame.
+    /// Part of the window was uncovered; the presenter already re-blitted it from the last frame
+    /// (unless a resize came first: then the next frame redraws it all).
     case expose(IntRect)
+    /// The window was unmapped (iconified, or hidden by a window manager): nothing drawn is seen.
+    case hidden
+    /// The window is mapped, on screen again.
+    case shown
+    /// The X server went away (it crashed, was killed, or the connection was interrupted with a
+    /// ``ConnectionInterrupter``). The window can show nothing more; close it.
+    case connectionLost
 }

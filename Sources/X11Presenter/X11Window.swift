@@ -40,16 +40,24 @@ public final class X11Window {
         /// How long to wait for the server to finish reading a shared-memory frame before
         /// giving up on that frame's completion event (a server that never answers must not hang us).
         public var completionTimeout: Double
+        /// The application's class, set as both parts of `WM_CLASS`: window managers, taskbars
+        /// and `xdotool search --class` find the window by it. `nil` sets no `WM_CLASS`.
+        public var className: String?
+        /// Ends the window's waits on a server that stopped answering, from another thread.
+        public var interrupter: ConnectionInterrupter?
 
         /// Creates a configuration.
         public init(displayName: String? = nil, title: String, width: Int, height: Int,
-                    usesSharedMemory: Bool = true, completionTimeout: Double = 0.25) {
+                    usesSharedMemory: Bool = true, completionTimeout: Double = 0.25,
+                    className: String? = nil, interrupter: ConnectionInterrupter? = nil) {
             self.displayName = displayName
             self.title = title
             self.width = width
             self.height = height
             self.usesSharedMemory = usesSharedMemory
             self.completionTimeout = completionTimeout
+            self.className = className
+            self.interrupter = interrupter
         }
     }
 
@@ -57,9 +65,10 @@ public final class X11Window {
     public let displayName: String
     /// The window's id, for tools such as `xdotool` and for tests.
     public let windowID: UInt
-    /// The current width in pixels.
+    /// The current width in pixels, as the server last reported it (the frame buffer follows at
+    /// the next ``acquireFrameBuffer()``).
     public private(set) var width: Int
-    /// The current height in pixels.
+    /// The current height in pixels, as the server last reported it.
     public private(set) var height: Int
     /// How frames reach the server. The window does not announce the initial fall-back to
     /// `XPutImage`; its owner says so once, in its own words.
@@ -74,8 +83,8 @@ public final class X11Window {
     /// The X connection's file descriptor: readable when events may be waiting. Wait on it
     /// together with the display link's deadline, then call ``processEvents(into:)``.
     public var connectionFileDescriptor: Int32 { CX11_ConnectionNumber(display) }
-    /// Whether the server has gone away; the window can show nothing more. (The window ends the
-    /// process when that happens, see ``init(_:)``, so its owner normally never sees it true.)
+    /// Whether the server has gone away; the window can show nothing more. The window reports
+    /// it once as ``WindowEvent/connectionLost``.
     public var isConnectionLost: Bool { watch.isLost }
 
     private let display: OpaquePointer
@@ -87,18 +96,24 @@ public final class X11Window {
     private let protocolsAtom: Atom
     private let completionEventType: Int32
     private let completionTimeout: Double
-    private let watch: ConnectionWatch
+    private let watch = ConnectionWatch()
+    private let interrupter: ConnectionInterrupter?
     private var image: any ServerImage
+    /// The size `image` was made for; it differs from `width` × `height` after a resize until
+    /// the next ``acquireFrameBuffer()`` makes the new one.
+    private var imageSize: (width: Int, height: Int)
     private var awaitingCompletion = false
     private var pending: [WindowEvent] = []
     private var noticedLateCompletion = false
+    private var reportedLoss = false
+    private var isDestroyed = false
     private var isClosed = false
 
     /// Opens the display, picks a TrueColor visual, and maps a window with a frame buffer.
     ///
-    /// If the X server goes away later (it crashed, or was killed), the process ends within the
-    /// next X call: `<program>: lost the connection to the X server <name>; exiting` on stderr,
-    /// exit status 1, no core dump. Xlib cannot safely continue on a dead connection.
+    /// If the X server goes away later (it crashed, was killed, or the ``ConnectionInterrupter``
+    /// was used), the window makes no more X calls and reports ``WindowEvent/connectionLost``;
+    /// the process goes on, and its owner decides what to do.
     /// - Throws: ``X11Error`` when the display cannot be opened or offers no usable visual.
     public init(_ configuration: Configuration) throws(X11Error) {
         ErrorTrap.installHandlers()
@@ -106,13 +121,14 @@ public final class X11Window {
         guard let requested, !requested.isEmpty else { throw .noDisplayNamed }
         guard let display = XOpenDisplay(requested) else { throw .cannotOpenDisplay(requested) }
         let name = String(cString: XDisplayString(display))
-        let program = CommandLine.arguments.first.map { String($0.split(separator: "/").last ?? "") } ?? "X11Presenter"
-        watch = ConnectionWatch(exitMessage: "\(program): lost the connection to the X server \(name); exiting")
         watch.install(on: display)
+        interrupter = configuration.interrupter
+        interrupter?.attach(CX11_ConnectionNumber(display))
 
         let screen = CX11_DefaultScreen(display)
         guard let (visual, depth) = Self.trueColorVisual(display, screen: screen) else {
             XCloseDisplay(display)
+            configuration.interrupter?.detach()
             throw .unsupportedVisual(name)
         }
         let root = CX11_RootWindow(display, screen)
@@ -120,11 +136,13 @@ public final class X11Window {
         attributes.background_pixel = 0
         attributes.border_pixel = 0
         attributes.colormap = XCreateColormap(display, root, visual, AllocNone)
+        // StructureNotify: resizes, destruction by another client, unmapping and mapping.
         attributes.event_mask = ExposureMask | KeyPressMask | StructureNotifyMask
         let width = max(1, configuration.width), height = max(1, configuration.height)
         let window = XCreateWindow(display, root, 0, 0, UInt32(width), UInt32(height), 0, depth, UInt32(InputOutput), visual,
                                    UInt(CWBackPixel | CWBorderPixel | CWColormap | CWEventMask), &attributes)
-        XStoreName(display, window, configuration.title)
+        ErrorTrap.own(window: UInt(window), on: display)
+        Self.setIdentity(display, window: window, title: configuration.title, className: configuration.className)
         let protocols = XInternAtom(display, "WM_PROTOCOLS", 0)
         var deleteWindow = XInternAtom(display, "WM_DELETE_WINDOW", 0)
         XSetWMProtocols(display, window, &deleteWindow, 1)
@@ -146,15 +164,18 @@ public final class X11Window {
 
         let made: (any ServerImage, Transport)
         do {
-            made = try Self.makeImage(display, visual: visual, depth: depth, width: width, height: height,
+            made = try Self.makeImage(display, watch: watch, visual: visual, depth: depth, width: width, height: height,
                                       sharedMemory: configuration.usesSharedMemory ? nil : "--no-shm was given")
         } catch {
             XFreeGC(display, gc)
             XDestroyWindow(display, window)
+            ErrorTrap.forget(window: UInt(window), on: display)
             XCloseDisplay(display)
+            configuration.interrupter?.detach()
             throw error
         }
         self.image = made.0
+        self.imageSize = (width, height)
         self.transport = made.1
         XMapWindow(display, window)
         XFlush(display)
@@ -171,19 +192,27 @@ public final class X11Window {
             waitForCompletion()
             image = PlaceholderImage.shared
             XFreeGC(display, gc)
-            XDestroyWindow(display, window)
+            if !isDestroyed { XDestroyWindow(display, window) }
         }
-        // On a lost connection Xlib only frees its memory here; it sends nothing.
+        // The image lets go of its segment while the display still exists (on a lost
+        // connection without an X call).
+        image = PlaceholderImage.shared
+        ErrorTrap.forget(window: windowID, on: display)
+        // On a lost connection Xlib only frees its memory here; it sends nothing. Until it has
+        // closed the socket, an interrupter may still end a wait in its final XSync.
         XCloseDisplay(display)
+        interrupter?.detach()
     }
 
     // MARK: Frames
 
     /// The bitmap to draw the next frame into, once the server has finished reading the previous
     /// one. It wraps the frame buffer's memory, so it keeps the last frame's pixels; after a
-    /// ``WindowEvent/resize(width:height:)`` it is a new, blank bitmap.
+    /// ``WindowEvent/resize(width:height:)`` it is a new, blank bitmap of the new size, and the
+    /// one returned before must no longer be used (its memory is released).
     public func acquireFrameBuffer() -> Bitmap {
         waitForCompletion()
+        if imageSize != (width, height), !watch.isLost, !isClosed { reallocate() }
         return image.bitmap
     }
 
@@ -192,19 +221,19 @@ public final class X11Window {
     /// Rectangles are clipped to the window. With MIT-SHM, the last one asks for a completion
     /// event, which ``acquireFrameBuffer()`` waits for so no frame is overwritten while read.
     public func present(damage: [IntRect]) {
-        guard !watch.isLost, !isClosed else { return }
+        guard !watch.isLost, !isClosed, !isDestroyed else { return }
         let bounds = image.bitmap.bounds
         var last = -1
         for (i, rect) in damage.enumerated() where !rect.intersection(bounds).isEmpty { last = i }
         guard last >= 0 else { return }
-        for i in 0...last {
+        for i in 0...last where !watch.isLost {
             let rect = damage[i].intersection(bounds)
             guard !rect.isEmpty else { continue }
             if image.put(rect, display: display, drawable: window, gc: gc, notify: i == last) {
                 awaitingCompletion = true
             }
         }
-        XFlush(display)
+        if !watch.isLost { XFlush(display) }
     }
 
     /// Waits until the server has handled every request sent so far (`XSync`); events that
@@ -223,39 +252,36 @@ public final class X11Window {
     /// waiting for a completion, or by Xlib). The connection's descriptor does not show them:
     /// check this before blocking on it, or they would wait for the next unrelated event.
     public var hasQueuedEvents: Bool {
-        guard !isClosed, !watch.isLost else { return false }
+        guard !isClosed else { return false }
+        if watch.isLost { return !reportedLoss || !pending.isEmpty }
         return !pending.isEmpty || XEventsQueued(display, QueuedAlready) > 0
     }
 
-    /// Appends every event that has arrived, without blocking, to `events`.
+    /// Appends every event that has arrived, without blocking, to `events`, in the order the
+    /// server sent them.
     ///
-    /// Handles what the window can handle itself first: re-blits exposed areas, re-allocates the
-    /// frame buffer on a size change.
+    /// Re-blits exposed areas itself. A size change is reported at once, and the frame buffer
+    /// follows at the next ``acquireFrameBuffer()``, so events before the resize still see the
+    /// frame buffer they were meant for.
     public func processEvents(into events: inout [WindowEvent]) {
         events.append(contentsOf: pending)
         pending.removeAll(keepingCapacity: true)
         guard !isClosed else { return }
-        var newSize: (Int, Int)?
         var exposed: IntRect?
         while !watch.isLost, XPending(display) > 0 {
             var event = XEvent()
             XNextEvent(display, &event)
-            switch translate(&event) {
-            case let .resize(w, h)?: newSize = (w, h)
-            case let .expose(rect)?:
-                exposed = exposed.map { $0.union(rect) } ?? rect
-                events.append(.expose(rect))
-            case let other?: events.append(other)
-            case nil: break
-            }
+            guard let translated = translate(&event) else { continue }
+            if case let .expose(rect) = translated { exposed = exposed.map { $0.union(rect) } ?? rect }
+            events.append(translated)
         }
-        if watch.isLost { return }
-        if let (w, h) = newSize, w != width || h != height {
-            reallocate(width: w, height: h)
-            events.append(.resize(width: w, height: h))
-        } else if let exposed {
-            present(damage: [exposed])
+        if watch.isLost {
+            if !reportedLoss { events.append(.connectionLost) }
+            reportedLoss = true
+            return
         }
+        // After a resize the frame buffer is stale: the owner redraws everything anyway.
+        if let exposed, imageSize == (width, height) { present(damage: [exposed]) }
     }
 
     /// Decodes one event; `nil` for events that mean nothing to the frame loop.
@@ -269,7 +295,22 @@ public final class X11Window {
             if message.message_type == protocolsAtom, Atom(message.data.l.0) == deleteWindowAtom { return .close }
             return nil
         case ConfigureNotify:
-            return .resize(width: Int(event.xconfigure.width), height: Int(event.xconfigure.height))
+            // Dragging a border sends a stream of sizes: of those already queued, the last counts.
+            guard event.xconfigure.window == window, !nextQueuedEventIsConfigure() else { return nil }
+            let w = Int(event.xconfigure.width), h = Int(event.xconfigure.height)
+            guard w != width || h != height else { return nil }  // moved or restacked
+            width = w
+            height = h
+            return .resize(width: w, height: h)
+        case DestroyNotify:
+            guard event.xdestroywindow.window == window else { return nil }
+            isDestroyed = true
+            awaitingCompletion = false  // a copy into a destroyed window completes never
+            return .destroyed
+        case UnmapNotify:
+            return event.xunmap.window == window ? .hidden : nil
+        case MapNotify:
+            return event.xmap.window == window ? .shown : nil
         case Expose:
             let e = event.xexpose
             return .expose(IntRect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height)))
@@ -281,12 +322,20 @@ public final class X11Window {
         }
     }
 
+    /// Whether the next event already read is a ConfigureNotify of this window (no waiting).
+    private func nextQueuedEventIsConfigure() -> Bool {
+        guard XEventsQueued(display, QueuedAlready) > 0 else { return false }
+        var next = XEvent()
+        XPeekEvent(display, &next)
+        return next.type == ConfigureNotify && next.xconfigure.window == window
+    }
+
     /// Blocks until the server has read the last shared-memory frame, or the timeout passes.
     /// Other events that arrive meanwhile are kept for ``processEvents(into:)``.
     private func waitForCompletion() {
         guard awaitingCompletion else { return }
         let deadline = monotonicNow() + completionTimeout
-        while awaitingCompletion, !watch.isLost {
+        while awaitingCompletion, !watch.isLost, !isDestroyed {
             if XPending(display) > 0 {
                 var event = XEvent()
                 XNextEvent(display, &event)
@@ -308,13 +357,14 @@ public final class X11Window {
         if watch.isLost { awaitingCompletion = false }
     }
 
-    private func reallocate(width: Int, height: Int) {
-        waitForCompletion()
+    /// Replaces the frame buffer with one of the window's current size.
+    private func reallocate() {
         // Release the old image before the new one exists: at most one segment per window.
         image = PlaceholderImage.shared
+        imageSize = (width, height)
         let sharedMemory: String? = if case let .putImage(reason) = transport { reason } else { nil }
         do {
-            let made = try Self.makeImage(display, visual: visual, depth: depth, width: width, height: height, sharedMemory: sharedMemory)
+            let made = try Self.makeImage(display, watch: watch, visual: visual, depth: depth, width: width, height: height, sharedMemory: sharedMemory)
             image = made.0
             if made.1 != transport, case let .putImage(reason) = made.1 {
                 onNotice("not using MIT-SHM (\(reason)); frames go through XPutImage")
@@ -324,11 +374,35 @@ public final class X11Window {
             onNotice("\(error); keeping a 1x1 frame buffer")
             image = PlaceholderImage.shared
         }
-        self.width = width
-        self.height = height
     }
 
     // MARK: Set-up helpers
+
+    /// Names the window for window managers, taskbars and tools: `WM_NAME` and `_NET_WM_NAME`
+    /// (UTF-8) from the title, `WM_CLASS`, and `_NET_WM_PID` with `WM_CLIENT_MACHINE` (EWMH
+    /// asks for both, so that a hung client can be killed by its window).
+    private static func setIdentity(_ display: OpaquePointer, window: Window, title: String, className: String?) {
+        XStoreName(display, window, title)
+        let utf8String = XInternAtom(display, "UTF8_STRING", 0)
+        var titleBytes = Array(title.utf8)
+        XChangeProperty(display, window, XInternAtom(display, "_NET_WM_NAME", 0), utf8String, 8, PropModeReplace,
+                        &titleBytes, Int32(titleBytes.count))
+        if let className {
+            // WM_CLASS is the instance name then the class, each NUL-terminated.
+            var bytes = Array(className.utf8) + [0] + Array(className.utf8) + [0]
+            XChangeProperty(display, window, predefinedAtomWMClass, predefinedAtomString, 8, PropModeReplace, &bytes, Int32(bytes.count))
+        }
+        var host = [CChar](repeating: 0, count: 256)
+        if gethostname(&host, host.count - 1) == 0 {
+            var bytes = host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            XChangeProperty(display, window, predefinedAtomWMClientMachine, predefinedAtomString, 8, PropModeReplace, &bytes, Int32(bytes.count))
+        }
+        var pid = Int(getpid())  // format 32 properties are passed as C longs
+        withUnsafeBytes(of: &pid) { raw in
+            _ = XChangeProperty(display, window, XInternAtom(display, "_NET_WM_PID", 0), predefinedAtomCardinal, 32, PropModeReplace,
+                                raw.baseAddress!.assumingMemoryBound(to: UInt8.self), 1)
+        }
+    }
 
     private static func trueColorVisual(_ display: OpaquePointer, screen: Int32) -> (UnsafeMutablePointer<Visual>, Int32)? {
         for depth: Int32 in [24, 32] {
@@ -342,7 +416,7 @@ public final class X11Window {
     }
 
     /// A shared-memory image unless `sharedMemory` already names a reason not to, else a client image.
-    private static func makeImage(_ display: OpaquePointer, visual: UnsafeMutablePointer<Visual>, depth: Int32,
+    private static func makeImage(_ display: OpaquePointer, watch: ConnectionWatch, visual: UnsafeMutablePointer<Visual>, depth: Int32,
                                   width: Int, height: Int, sharedMemory reasonNot: String?) throws(X11Error) -> (any ServerImage, Transport) {
         var reason = reasonNot
         if reason == nil {
@@ -350,7 +424,7 @@ public final class X11Window {
                 reason = "the server has no MIT-SHM extension"
             } else {
                 do {
-                    return (try SharedMemoryImage(display: display, visual: visual, depth: depth, width: width, height: height), .sharedMemory)
+                    return (try SharedMemoryImage(display: display, watch: watch, visual: visual, depth: depth, width: width, height: height), .sharedMemory)
                 } catch {
                     switch error {
                     case let .unavailable(why): reason = why
@@ -370,6 +444,12 @@ private final class PlaceholderImage: ServerImage {
     let bitmap: Bitmap = try! Bitmap(width: 1, height: 1)
     func put(_ rect: IntRect, display: OpaquePointer, drawable: Drawable, gc: GC, notify: Bool) -> Bool { false }
 }
+
+// Predefined atoms (X11/Xatom.h), whose C macros Swift does not import.
+private let predefinedAtomCardinal: Atom = 6
+private let predefinedAtomString: Atom = 31
+private let predefinedAtomWMClientMachine: Atom = 36
+private let predefinedAtomWMClass: Atom = 67
 
 func monotonicNow() -> Double {
     var ts = timespec()

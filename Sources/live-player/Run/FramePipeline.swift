@@ -70,6 +70,7 @@ final class FramePipeline {
         scene = makeScene(kind, setup: setup)
         connectScene()
         needsFullRedraw = true
+        lastRendered = nil  // a screenshot now must show the new scene
     }
 
     /// Re-allocates the scene's bitmap for a new frame size and lays the scene out again.
@@ -77,6 +78,9 @@ final class FramePipeline {
         sceneBitmap = try Bitmap(width: width, height: height)
         scene.resize(to: Size(width: Double(width), height: Double(height)))
         needsFullRedraw = true
+        // The last frame went to the old scene bitmap or to the window's old frame buffer,
+        // which the window releases at its next acquire: never read it again.
+        lastRendered = nil
     }
 
     /// Forces the next frame to redraw and send everything (overlay toggled, new target).

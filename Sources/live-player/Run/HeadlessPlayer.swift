@@ -39,14 +39,17 @@ struct HeadlessPlayer {
             let base = LayerClock.currentTime
             pipeline.scene.go()
             var tick = 0
-            while Double(tick) * interval < at {
+            // A late T is minutes of ticks: a stop signal ends it (an atomic load per tick).
+            while Double(tick) * interval < at, StopSignals.pending == nil {
                 pipeline.scene.frameDelivered(at: base + Double(tick) * interval)
                 LayerClock.advance(to: base + Double(tick) * interval)
                 tick += 1
             }
             wallStart = CACurrentMediaTime()
-            pipeline.produceFrame(mediaTime: base + at, into: pipeline.sceneBitmap)
-            pipeline.finishFrame(blit: 0)
+            if StopSignals.pending == nil {
+                pipeline.produceFrame(mediaTime: base + at, into: pipeline.sceneBitmap)
+                pipeline.finishFrame(blit: 0)
+            }
             wallEnd = CACurrentMediaTime()
         } else {
             let base = LayerClock.currentTime
@@ -78,9 +81,10 @@ struct HeadlessPlayer {
         let report = RunReport(scene: options.scene, width: options.width, height: options.height, mode: "headless",
                                log: pipeline.log, statistics: link.statistics, elapsed: wallEnd - wallStart)
         // Each output is attempted and the summary printed whatever fails: nothing is lost
-        // to an earlier error.
+        // to an earlier error. Stopped before T, there is no frame to save: the summary says 0 frames.
         var status: Int32 = 0
-        if let path = options.screenshotPath, !writeScreenshot(pipeline.sceneBitmap, to: path) { status = outputErrorStatus }
+        let rendered = options.at == nil || pipeline.log.count > 0
+        if rendered, let path = options.screenshotPath, !writeScreenshot(pipeline.sceneBitmap, to: path) { status = outputErrorStatus }
         if !writeStats(report, to: options.statsPath) { status = outputErrorStatus }
         print(report.summary)
         if let signal = StopSignals.pending { return StopSignals.exitStatus(for: signal) }

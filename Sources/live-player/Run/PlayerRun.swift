@@ -21,11 +21,17 @@ enum PlayerRun {
         }
         guard !options.headless else { return HeadlessPlayer(options: options).run() }
         let window: X11Window
+        // A stopped X server blocks XOpenDisplay and XSync where no signal is looked at: the
+        // stop-signal watchdog interrupts the connection instead.
+        let interrupter = ConnectionInterrupter()
+        StopSignals.guardWindow(interrupter, display: options.displayName ?? getenv("DISPLAY").map { String(cString: $0) } ?? "")
         do {
             let size = (options.width, options.height)
             window = try X11Window(.init(displayName: options.displayName, title: "live-player: \(options.scene.rawValue)",
-                                         width: size.0, height: size.1, usesSharedMemory: options.usesSharedMemory))
+                                         width: size.0, height: size.1, usesSharedMemory: options.usesSharedMemory,
+                                         className: "live-player", interrupter: interrupter))
         } catch {
+            StopSignals.releaseWindow()
             switch error {
             case .noDisplayNamed:
                 // Nothing was asked for (no --display, DISPLAY unset or empty): the frames can

@@ -12,8 +12,8 @@ import Glibc
 ///
 /// One thread does everything (Xlib, layers, rendering): it blocks in a single `FrameWaiter`
 /// wait on the X connection and the display link's next deadline. When nothing animates and
-/// nothing needs display, the link is paused and the wait is on the X connection alone, so an
-/// idle player uses no CPU until an event arrives.
+/// nothing needs display, or the window is unmapped, the link is paused and the wait is on the X
+/// connection alone, so an idle or hidden player uses no CPU until an event arrives.
 @MainActor
 final class WindowedPlayer {
     private let options: PlayerOptions
@@ -22,6 +22,9 @@ final class WindowedPlayer {
     private var pipeline: FramePipeline!
     private var timeline = MediaTimeline()
     private var running = true
+    /// Unmapped or iconified: nothing drawn would be seen.
+    private var isHidden = false
+    private var lostConnection = false
     private var events: [WindowEvent] = []
     private var screenshotCount = 0
     private var firstFrameWall: Double?
@@ -82,7 +85,9 @@ final class WindowedPlayer {
             for event in events { handle(event) }
             events.removeAll(keepingCapacity: true)
             guard running else { break }
-            link.isPaused = timeline.isPaused || !(pipeline.isAnimating || pipeline.hasPendingRedraw)
+            // Whatever changes the picture (resize, scene switch, overlay) draws a frame even with
+            // media time paused; animations only run with it.
+            link.isPaused = isHidden || !(pipeline.hasPendingRedraw || !timeline.isPaused && pipeline.isAnimating)
             // Events read from the socket while handling the last batch are not on the descriptor.
             if window.hasQueuedEvents { continue }
             do { try waiter.wait(until: link.nextDeadline) } catch {
@@ -98,14 +103,18 @@ final class WindowedPlayer {
         return status
     }
 
+    /// Closes the window, then writes `--stats` and the summary: every ending comes here (q, the
+    /// close button, a destroyed window, the server's loss, a stop signal).
     private func finish() -> Int32 {
         let report = RunReport(scene: pipeline.kind, width: window.width, height: window.height,
                                mode: window.transport == .sharedMemory ? "window MIT-SHM" : "window XPutImage",
                                log: pipeline.log, statistics: link.statistics, elapsed: lastFrameWall - (firstFrameWall ?? lastFrameWall),
                                measuredFramesPerSecond: link.statistics.framesPerSecondOverall)
         window.close()
-        let status: Int32 = writeStats(report, to: options.statsPath) ? 0 : outputErrorStatus
+        StopSignals.releaseWindow()
+        var status: Int32 = writeStats(report, to: options.statsPath) ? 0 : outputErrorStatus
         print(report.summary)
+        if lostConnection, status == 0 { status = unavailableStatus }
         return status
     }
 
@@ -115,7 +124,8 @@ final class WindowedPlayer {
         let wallStart = CACurrentMediaTime()
         if firstFrameWall == nil { firstFrameWall = wallStart }
         timeline.sync(toClock: frame.targetTimestamp)
-        render(deliversTick: true)
+        // A redraw while paused shows the same media time: no tick for scenes that count them.
+        render(deliversTick: !timeline.isPaused)
         lastFrameWall = CACurrentMediaTime()
     }
 
@@ -132,12 +142,20 @@ final class WindowedPlayer {
     private func handle(_ event: WindowEvent) {
         switch event {
         case let .key(key): handle(key)
-        case .close: running = false
+        case .close, .destroyed: running = false
         case let .resize(width, height):
             do { try pipeline.resize(width: width, height: height) } catch {
                 printError("\(error)")
             }
-        case .expose: break  // the window re-blitted it from the last frame
+        case .expose: isHidden = false  // the window re-blitted it from the last frame
+        case .hidden: isHidden = true
+        case .shown: isHidden = false
+        case .connectionLost:
+            running = false
+            // An interrupted connection (a stop signal on a stuck server) is not a lost server.
+            guard StopSignals.pending == nil else { return }
+            lostConnection = true
+            printError("lost the connection to the X server \(window.displayName)")
         }
     }
 

@@ -1,0 +1,50 @@
+// ConnectionInterrupter: ends every wait on an X server that has stopped answering.
+
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ends, from another thread, every wait of a window on its X server.
+///
+/// Xlib blocks without a timeout wherever it needs the server: a reply (`XSync`, closing), or
+/// room in the socket to write. A server that is stopped (`SIGSTOP`, a debugger) or wedged never
+/// answers, and the thread that owns the window waits for ever. ``interrupt()`` shuts the
+/// connection's socket down: the blocked call returns, and the window reports
+/// ``WindowEvent/connectionLost``, as if the server had gone away.
+///
+/// Give one to a window in its ``X11Window/Configuration``; call ``interrupt()`` from any thread
+/// (a watchdog), but not from a signal handler (it takes a lock).
+public final class ConnectionInterrupter: Sendable {
+    private struct State {
+        var descriptor: Int32 = -1
+        var isInterrupted = false
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Shuts the connection down now, or as soon as a window attaches it. Later calls do nothing more.
+    public func interrupt() {
+        state.withLock { state in
+            state.isInterrupted = true
+            if state.descriptor >= 0 { _ = shutdown(state.descriptor, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    /// Whether ``interrupt()`` was called.
+    public var isInterrupted: Bool { state.withLock { $0.isInterrupted } }
+
+    /// The window's connection is open on `descriptor` (interrupted already: shut it down now).
+    func attach(_ descriptor: Int32) {
+        state.withLock { state in
+            state.descriptor = descriptor
+            if state.isInterrupted { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    /// The connection is closed; its descriptor's number may be reused, so it is forgotten.
+    func detach() {
+        state.withLock { $0.descriptor = -1 }
+    }
+}
