@@ -117,6 +117,18 @@ import Raster
         XSync(display, 0)
     }
 
+    /// Unmaps the window, as a window manager does when it is iconified.
+    public func unmap(window id: UInt) {
+        XUnmapWindow(display, Window(id))
+        XSync(display, 0)
+    }
+
+    /// Maps the window again.
+    public func map(window id: UInt) {
+        XMapWindow(display, Window(id))
+        XSync(display, 0)
+    }
+
     /// Resizes the window, as a window manager does when its border is dragged.
     public func resize(window id: UInt, width: Int, height: Int) {
         XResizeWindow(display, Window(id), UInt32(width), UInt32(height))
