@@ -127,8 +127,9 @@ open class Layer {
         set { set(\.transform, newValue, key: "transform") }
     }
 
-    /// The opacity, 0...1, multiplied into sublayers' (no group flattening, as on macOS where
-    /// `allowsGroupOpacity` is off). Animatable.
+    /// The opacity, 0...1. With ``allowsGroupOpacity`` (the default, as on iOS) a layer with
+    /// sublayers is composited as one picture at this opacity; otherwise it multiplies into each
+    /// sublayer's. Animatable.
     public var opacity: Double {
         get { state.opacity }
         set { set(\.opacity, newValue, key: "opacity") }
@@ -271,6 +272,8 @@ open class Layer {
     static let implicitlyAnimatedKeys: Set<String> = [
         "bounds", "position", "anchorPoint", "transform", "opacity", "backgroundColor",
         "cornerRadius", "borderWidth", "borderColor",
+        "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath", "zPosition",
+        "sublayerTransform", "contentsRect", "contentsCenter",
     ]
 
     /// The implicit animation Core Animation uses: a basic animation from the shown value to

@@ -71,4 +71,27 @@ struct LayerState: Equatable {
     var borderColor = Color.black
     var masksToBounds = false
     var contentsGravity = ContentsGravity.resize
+    /// Shadows, grouping, blending, ordering and the rest of the kit (Layer+Effects).
+    var effects = LayerEffects()
+}
+
+/// The layer properties beyond the basic ones, together so that a layer that uses none of them
+/// costs one comparison of defaults.
+struct LayerEffects: Equatable {
+    var shadowColor = Color.black
+    var shadowOpacity = 0.0
+    var shadowOffset = Size(width: 0, height: -3)
+    var shadowRadius = 3.0
+    var shadowPath: Path?
+    var allowsGroupOpacity = true
+    var compositingFilter: BlendFunction?
+    var zPosition = 0.0
+    var sublayerTransform = Transform.identity
+    var maskedCorners = CornerMask.all
+    var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1)
+    var contentsCenter = Rect(x: 0, y: 0, width: 1, height: 1)
+    var maskMode = MaskMode.alpha
+
+    /// Whether a shadow is drawn.
+    var hasShadow: Bool { shadowOpacity > 0 && shadowColor.alpha > 0 }
 }

@@ -45,6 +45,8 @@ public final class LayerRenderer {
     /// out of the tree; one array, so that it keeps its capacity from frame to frame.
     private var visited: [RenderRecord] = []
     private var pathScratch = Path()
+    /// Offscreen pictures for groups and shadows (LayerRenderer+Effects).
+    let effects = EffectsScratch()
     /// The size of the bitmap being rendered into (tracked mask coverage matches it).
     private var targetSize = (width: 0, height: 0)
     /// Folded into the clip key of a layer whose mask's coverage is tracked.
@@ -160,6 +162,8 @@ public final class LayerRenderer {
         record.isVisible = isVisible
         record.deviceTransform = shown.transformToSuperlayer.concatenating(parentTransform)
         record.opacity = parentOpacity * min(1, max(0, state.opacity))
+        // A group's sublayers are drawn into its picture at their opacity relative to it.
+        record.isGroup = isVisible && Self.drawsAsGroup(layer, state)
 
         if isVisible { display(layer, shown: shown, record: record, time: time) }
 
@@ -220,7 +224,7 @@ public final class LayerRenderer {
 
         var subtree = record.deviceRect
         for sublayer in layer.sublayerStorage {
-            prepare(sublayer, parentTransform: record.deviceTransform, parentOpacity: record.opacity,
+            prepare(sublayer, parentTransform: record.deviceTransform, parentOpacity: record.isGroup ? 1 : record.opacity,
                     clipKey: childClipKey, visible: isVisible, time: time)
             subtree = subtree.union(sublayer.record.subtreeRect)
         }
@@ -228,6 +232,7 @@ public final class LayerRenderer {
         if let replicator = layer as? ReplicatorLayer {
             subtree = subtree.union(prepareReplicas(of: replicator, record: record, time: time, frame: frameNumber))
         }
+        subtree = prepareEffects(of: layer, record: record, subtree: subtree)
         record.subtreeRect = subtree
     }
 
@@ -295,9 +300,11 @@ public final class LayerRenderer {
     // MARK: Drawing
 
     /// Draws `layer` and its subtree into `context`, clipped to `damage`.
-    private func draw(_ layer: Layer, in context: GraphicsContext, damage: IntRect, target: Bitmap) {
+    func draw(_ layer: Layer, in context: GraphicsContext, damage: IntRect, target: Bitmap) {
         let record = layer.record
         guard record.isVisible, record.opacity > 0, !record.subtreeRect.intersection(damage).isEmpty else { return }
+        if (record.isGroup || !record.shadowRect.isEmpty),
+           drawEffects(of: layer, record: record, in: context, damage: damage, target: target) { return }
         let shown = record.shown
         let state = shown.state
         if layer.sublayerStorage.isEmpty, layer.maskStorage == nil, !state.masksToBounds,

@@ -40,6 +40,16 @@ final class RenderRecord {
     /// A replicator's instances: their device extent and what decided their pixels, last frame.
     var replicaRect = IntRect.zero
     var replicaKey = 0
+    /// Effects (LayerRenderer+Effects): whether the subtree is one offscreen picture, what
+    /// decided the group's alpha and blend, and the cached shadow with where it lands.
+    var isGroup = false
+    var groupKey = 0
+    var contentRect = IntRect.zero
+    var shadowRect = IntRect.zero
+    var shadowKey = 0
+    var shadowIsStale = true
+    var shadowBlur: AlphaBlur?
+    var shadowShift = (dx: 0, dy: 0, sigma: 0.0)
 
     init(shown: Layer) {
         self.shown = shown

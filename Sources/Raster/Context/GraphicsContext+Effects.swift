@@ -5,6 +5,7 @@ extension GraphicsContext {
     /// times `alpha` (0...1) and the clip, with `blend`. The transform is not used: this is how
     /// a picture rendered offscreen in device space (a group, a layer with a blend mode) lands.
     public func composite(_ image: Bitmap, region: IntRect, alpha: Double, blend: BlendFunction = .normal) {
+        if refusedByRecording() { return }
         let r = region.intersection(state.clipBounds).intersection(bitmap.bounds).intersection(image.bounds)
         let a = UInt32((min(1, max(0, alpha.isNaN ? 0 : alpha)) * 255).rounded())
         guard !r.isEmpty, a > 0 else { return }
@@ -29,6 +30,7 @@ extension GraphicsContext {
     /// Draws `color` through the blurred alpha of `blur`, shifted by (`dx`, `dy`) device pixels,
     /// source-over, within the clip (the transform is not used).
     public func drawShadow(_ blur: AlphaBlur, color: Color, dx: Int, dy: Int) {
+        if refusedByRecording() { return }
         let b = blur.bounds
         let placed = IntRect(x: b.x + dx, y: b.y + dy, width: b.width, height: b.height)
         let r = placed.intersection(state.clipBounds).intersection(bitmap.bounds)
