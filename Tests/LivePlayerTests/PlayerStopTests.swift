@@ -6,9 +6,11 @@ import X11TestSupport
 /// Every way a run can end that the player can see, wherever it waits: signals during a long
 /// `--at` render or on a stopped X server, SIGHUP, the X server's loss. Issue 11, defects 8 and
 /// 10; each test failed before its fix. The 10 s bounds are hang guards, not timings.
+private let server = WindowHarness.Server()
+
 @Suite(.serialized) struct PlayerStopTests {
     let harness: WindowHarness
-    init() throws { harness = try WindowHarness() }
+    init() throws { harness = try WindowHarness(server) }
 
     /// Defect 8: `--at` steps every tick up to T (minutes for a large T) without looking at signals.
     @Test(arguments: [SIGINT, SIGTERM])

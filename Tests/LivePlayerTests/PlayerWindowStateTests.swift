@@ -7,9 +7,11 @@ import X11TestSupport
 /// What other clients and the window manager do to the player's window: resize it while paused,
 /// send events in one batch, destroy it, unmap it, look it up by class. Issue 11, defects 2, 6,
 /// 7, 12 and 13; each test failed before its fix.
+private let server = WindowHarness.Server()
+
 @Suite(.serialized) struct PlayerWindowStateTests {
     let harness: WindowHarness
-    init() throws { harness = try WindowHarness() }
+    init() throws { harness = try WindowHarness(server) }
 
     static let pkBackground: UInt32 = 0xFFFA_FAFA
     static let fillModesBackground: UInt32 = 0xFFF2_F2F2

@@ -2,21 +2,27 @@ import Foundation
 @_spi(Testing) import X11Presenter
 import X11TestSupport
 
-/// One Xvfb shared by the suites that use ``WindowHarness``, and a client that stays connected
-/// so the server (started with `-terminate`) ends with the test process.
-private let sharedHarnessServer = Result { () throws -> XvfbServer in
-    let server = try XvfbServer()
-    harnessKeeper = try X11TestClient(displayName: server.display)
-    return server
-}
-nonisolated(unsafe) private var harnessKeeper: X11TestClient?
-
 /// The player in a window on a real Xvfb, driven the way a user, a window manager or another
 /// client would: keys, resizes, `xdotool`, signals. Waits are bounded polls (hang checks).
+///
+/// Suites run in parallel and look windows up by title, so each suite has its own server
+/// (``Server``), not one shared with another suite.
 struct WindowHarness {
+    /// One Xvfb for a suite, and a client that stays connected so the server (started with
+    /// `-terminate`) ends with the test process. Keep one in a `let` global per suite.
+    final class Server: Sendable {
+        let server: Result<XvfbServer, any Error>
+        nonisolated(unsafe) private var keeper: X11TestClient?
+
+        init() {
+            server = Result { try XvfbServer() }
+            keeper = (try? server.get()).flatMap { try? X11TestClient(displayName: $0.display) }
+        }
+    }
+
     let server: XvfbServer
 
-    init() throws { server = try sharedHarnessServer.get() }
+    init(_ shared: Server) throws { server = try shared.server.get() }
 
     /// Starts the player on `display` (default: the shared server) and waits for its window.
     func launch(_ arguments: [String], title: String, on display: String? = nil) throws -> (ChildProcess, X11TestClient, UInt) {
