@@ -11,6 +11,25 @@ final class EffectsScratch {
     /// The layer whose effects are being applied: drawing it again draws it plainly.
     unowned(unsafe) var active: Layer?
 
+    /// Views of contents images (contentsRect and contentsCenter slices), kept while in use.
+    private var views: [ViewKey: Bitmap] = [:]
+
+    private struct ViewKey: Hashable {
+        var image: ObjectIdentifier
+        var rect: IntRect
+    }
+
+    /// A view of `rect` of `image`, made once and kept (the cache starts over past 256 views).
+    func view(of image: Bitmap, _ rect: IntRect) -> Bitmap? {
+        if rect == image.bounds { return image }
+        let key = ViewKey(image: ObjectIdentifier(image), rect: rect)
+        if let view = views[key], view.width == rect.width { return view }
+        guard let view = image.view(of: rect) else { return nil }
+        if views.count >= 256 { views.removeAll(keepingCapacity: true) }
+        views[key] = view
+        return view
+    }
+
     /// The picture for the current depth, the size of `target`.
     func offscreen(like target: Bitmap) -> (bitmap: Bitmap, context: GraphicsContext)? {
         if depth < offscreens.count, offscreens[depth].bitmap.width == target.width, offscreens[depth].bitmap.height == target.height {

@@ -11,7 +11,8 @@ extension LayerRenderer {
         var extent = IntRect.zero
         var animating = shown !== replicator
         for i in 0..<count {
-            let base = shown.instanceTransform(at: i).concatenating(record.deviceTransform)
+            let base = shown.instanceTransform(at: i)
+                .concatenating(Self.sublayerDeviceTransform(of: shown.state, deviceTransform: record.deviceTransform))
             let tint = shown.instanceTint(at: i)
             let t = time - Double(i) * shown.instanceDelay
             for sublayer in replicator.sublayerStorage {
@@ -81,7 +82,8 @@ extension LayerRenderer {
         let shown = unsafeDowncast(record.shown, to: ReplicatorLayer.self)
         let count = max(0, shown.instanceCount)
         for i in 0..<count {
-            let base = shown.instanceTransform(at: i).concatenating(record.deviceTransform)
+            let base = shown.instanceTransform(at: i)
+                .concatenating(Self.sublayerDeviceTransform(of: shown.state, deviceTransform: record.deviceTransform))
             for sublayer in replicator.sublayerStorage {
                 drawInstance(sublayer, of: replicator, index: i, parentTransform: base, parentOpacity: record.opacity, in: context)
             }
@@ -103,7 +105,7 @@ extension LayerRenderer {
         if state.masksToBounds {
             if state.cornerRadius > 0 {
                 context.beginPath()
-                context.addPath(roundedRect(state.bounds, radius: state.cornerRadius))
+                context.addPath(roundedRect(state.bounds, radius: state.cornerRadius, corners: state.effects.maskedCorners))
                 context.clip()
             } else {
                 context.clip(to: state.bounds)
@@ -122,7 +124,7 @@ extension LayerRenderer {
             context.setStrokeStyle(StrokeStyle(lineWidth: w, lineJoin: .miter))
             let inset = state.bounds.standardized.insetBy(dx: w / 2, dy: w / 2).standardized
             let radius = max(0, state.cornerRadius - w / 2)
-            if radius > 0 { context.stroke(roundedRect(inset, radius: radius)) } else { context.stroke(inset) }
+            if radius > 0 { context.stroke(roundedRect(inset, radius: radius, corners: state.effects.maskedCorners)) } else { context.stroke(inset) }
         }
         context.restoreGState()
     }

@@ -32,9 +32,11 @@ public final class LayerRenderer {
     public var clearColor: Color = .clear
 
     private var context: GraphicsContext?
-    private var maskContext: GraphicsContext?
-    private var maskBitmap: Bitmap?
-    private var isRenderingMask = false
+    /// One target-sized picture per depth of masks inside masks.
+    private var maskPictures: [(bitmap: Bitmap, context: GraphicsContext)] = []
+    private var maskDepth = 0
+    /// How deep masks of masks are drawn; deeper ones are ignored.
+    static let maskNestingLimit = 4
     /// Where this frame's records start in `visited`.
     private var visitBase = 0
     private var damage = DamageRegion()
@@ -189,7 +191,8 @@ public final class LayerRenderer {
             prepare(mask, parentTransform: record.deviceTransform, parentOpacity: 1, clipKey: 0, visible: isVisible, time: time,
                     isMaskRoot: true)
             var hasher = Hasher()
-            if trackCoverage(of: mask, width: targetSize.width, height: targetSize.height) {
+            if state.effects.maskMode != .alpha { mask.record.tracksCoverage = false }
+            if state.effects.maskMode == .alpha, trackCoverage(of: mask, width: targetSize.width, height: targetSize.height) {
                 // The coverage's own changes are damaged where they happen, not over the whole layer.
                 hasher.combine(childClipKey)
                 hasher.combine(Self.trackedMaskMarker)
@@ -223,8 +226,9 @@ public final class LayerRenderer {
         record.previousRect = record.deviceRect
 
         var subtree = record.deviceRect
+        let sublayerTransform = Self.sublayerDeviceTransform(of: state, deviceTransform: record.deviceTransform)
         for sublayer in layer.sublayerStorage {
-            prepare(sublayer, parentTransform: record.deviceTransform, parentOpacity: record.isGroup ? 1 : record.opacity,
+            prepare(sublayer, parentTransform: sublayerTransform, parentOpacity: record.isGroup ? 1 : record.opacity,
                     clipKey: childClipKey, visible: isVisible, time: time)
             subtree = subtree.union(sublayer.record.subtreeRect)
         }
@@ -232,6 +236,7 @@ public final class LayerRenderer {
         if let replicator = layer as? ReplicatorLayer {
             subtree = subtree.union(prepareReplicas(of: replicator, record: record, time: time, frame: frameNumber))
         }
+        Self.orderByZ(layer, record: record)
         subtree = prepareEffects(of: layer, record: record, subtree: subtree)
         record.subtreeRect = subtree
     }
@@ -320,11 +325,11 @@ public final class LayerRenderer {
             return
         }
         context.saveGState()
-        // Masks do not nest (as in Core Animation): inside a mask, further masks are ignored.
-        if let mask = layer.maskStorage, !isRenderingMask, mask.record.tracksCoverage, let coverage = mask.record.coverage {
+        // A mask layer may have its own mask (and so on, to maskNestingLimit).
+        if let mask = layer.maskStorage, maskDepth == 0, mask.record.tracksCoverage, let coverage = mask.record.coverage {
             context.clip(toMask: coverage.mask)
-        } else if let mask = layer.maskStorage, !isRenderingMask {
-            guard let maskImage = renderMask(mask, damage: damage, like: target) else {
+        } else if let mask = layer.maskStorage, maskDepth < Self.maskNestingLimit {
+            guard let maskImage = renderMask(mask, mode: state.effects.maskMode, damage: damage, like: target) else {
                 context.restoreGState()
                 return
             }
@@ -338,7 +343,7 @@ public final class LayerRenderer {
         if state.masksToBounds {
             if state.cornerRadius > 0 {
                 context.beginPath()
-                context.addPath(roundedRect(bounds, radius: state.cornerRadius))
+                context.addPath(roundedRect(bounds, radius: state.cornerRadius, corners: state.effects.maskedCorners))
                 context.clip()
             } else {
                 context.clip(to: bounds)
@@ -350,7 +355,7 @@ public final class LayerRenderer {
         if let replicator = layer as? ReplicatorLayer {
             drawReplicas(of: replicator, record: record, in: context, damage: damage)
         } else {
-            for sublayer in layer.sublayerStorage {
+            for sublayer in record.drawOrder.isEmpty ? layer.sublayerStorage : record.drawOrder {
                 draw(sublayer, in: context, damage: damage, target: target)
             }
         }
@@ -364,7 +369,7 @@ public final class LayerRenderer {
             let inset = bounds.standardized.insetBy(dx: w / 2, dy: w / 2).standardized
             let radius = max(0, state.cornerRadius - w / 2)
             if radius > 0 {
-                context.stroke(roundedRect(inset, radius: radius))
+                context.stroke(roundedRect(inset, radius: radius, corners: state.effects.maskedCorners))
             } else {
                 context.stroke(inset)               // square corners: a frame, covered analytically
             }
@@ -378,14 +383,13 @@ public final class LayerRenderer {
         if let background = state.backgroundColor, background.alpha > 0 {
             context.setFillColor(background)
             if state.cornerRadius > 0 {
-                context.fill(roundedRect(bounds, radius: state.cornerRadius))
+                context.fill(roundedRect(bounds, radius: state.cornerRadius, corners: state.effects.maskedCorners))
             } else {
                 context.fill(bounds)
             }
         }
         if let contents = shown.contents {
-            let size = Size(width: Double(contents.width), height: Double(contents.height))
-            context.draw(contents, in: state.contentsGravity.rect(forContentsOf: size, in: bounds))
+            drawContents(contents, state: state, in: context)
         }
         if record.hasFills, let fills = record.fills {
             drawFills(fills, of: shown, record: record, in: context)
@@ -396,20 +400,24 @@ public final class LayerRenderer {
         shown.drawDirectContent(in: context)
     }
 
-    /// Renders the mask subtree's alpha over `damage` into the scratch mask bitmap.
-    private func renderMask(_ mask: Layer, damage: IntRect, like target: Bitmap) -> Bitmap? {
-        if maskBitmap?.width != target.width || maskBitmap?.height != target.height {
-            maskBitmap = try? Bitmap(width: target.width, height: target.height)
-            maskContext = maskBitmap.map { GraphicsContext(bitmap: $0) }
+    /// Renders the mask subtree over `damage` into the mask picture of the current depth, and
+    /// turns it into alpha as `mode` says.
+    private func renderMask(_ mask: Layer, mode: MaskMode, damage: IntRect, like target: Bitmap) -> Bitmap? {
+        if maskDepth >= maskPictures.count || maskPictures[maskDepth].bitmap.width != target.width
+            || maskPictures[maskDepth].bitmap.height != target.height {
+            guard let bitmap = try? Bitmap(width: target.width, height: target.height) else { return nil }
+            let made = (bitmap, GraphicsContext(bitmap: bitmap))
+            if maskDepth < maskPictures.count { maskPictures[maskDepth] = made } else { maskPictures.append(made) }
         }
-        guard let maskBitmap, let maskContext else { return nil }
+        let (maskBitmap, maskContext) = maskPictures[maskDepth]
         maskBitmap.fill(damage, with: 0)
-        isRenderingMask = true
-        defer { isRenderingMask = false }
+        maskDepth += 1
+        defer { maskDepth -= 1 }
         maskContext.saveGState()
         maskContext.clip(to: damage.rect)
         draw(mask, in: maskContext, damage: damage, target: maskBitmap)
         maskContext.restoreGState()
+        if mode != .alpha { Self.convertMask(maskBitmap, in: damage, mode: mode) }
         return maskBitmap
     }
 
@@ -422,15 +430,9 @@ public final class LayerRenderer {
 
     /// `rect` with rounded corners, built in a reused buffer (a fresh path would allocate for
     /// every rounded layer every frame). Valid until the next call.
-    func roundedRect(_ rect: Rect, radius: Double) -> Path {
+    func roundedRect(_ rect: Rect, radius: Double, corners: CornerMask = .all) -> Path {
         pathScratch.removeAll()
-        let r = rect.standardized
-        let radius = min(radius, r.width / 2, r.height / 2)
-        if radius > 0 {
-            pathScratch.addRoundedRect(in: r, cornerWidth: radius, cornerHeight: radius)
-        } else {
-            pathScratch.addRect(r)
-        }
+        Self.addRoundedRect(rect, radius: radius, corners: corners, to: &pathScratch)
         return pathScratch
     }
 }

@@ -50,6 +50,8 @@ final class RenderRecord {
     var shadowIsStale = true
     var shadowBlur: AlphaBlur?
     var shadowShift = (dx: 0, dy: 0, sigma: 0.0)
+    /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
+    var drawOrder: [Layer] = []
 
     init(shown: Layer) {
         self.shown = shown
