@@ -35,6 +35,11 @@ public final class ConnectionInterrupter: Sendable {
     /// Whether ``interrupt()`` was called.
     public var isInterrupted: Bool { state.withLock { $0.isInterrupted } }
 
+    /// Whether a window's connection is open (from the moment `XOpenDisplay` returns until the
+    /// window is closed). Before that, the window may be blocked in `XOpenDisplay` itself, on a
+    /// server that accepted the connection but never answers it: nothing can interrupt that wait.
+    public var isAttached: Bool { state.withLock { $0.descriptor >= 0 } }
+
     /// The window's connection is open on `descriptor` (interrupted already: shut it down now).
     func attach(_ descriptor: Int32) {
         state.withLock { state in

@@ -46,6 +46,7 @@ private let server = WindowHarness.Server()
         usleep(300_000)  // into XOpenDisplay, waiting for the server's reply
         player.kill(SIGTERM)
         #expect(player.wait(timeout: 10) == 143, "stderr: \(player.standardError)")
+        #expect(player.standardError.contains("does not answer the connection"), "stderr: \(player.standardError)")
     }
 
     /// Defects 8 and 10: the server stops while the player runs (waiting for an MIT-SHM

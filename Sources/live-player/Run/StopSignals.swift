@@ -30,9 +30,9 @@ private let guardedWindow = Mutex<(interrupter: ConnectionInterrupter, display: 
 /// Xlib can block where no descriptor is watched: in `XOpenDisplay`, `XSync` or a full socket,
 /// when the server is stopped. A watchdog thread gives the frame loop half a second to notice the
 /// stop and let go of the window; then it interrupts the connection (``ConnectionInterrupter``),
-/// which returns the blocked call so the run ends as above. If even that does not free the loop
-/// within another half second (blocked in `XOpenDisplay`, before there is a connection), nothing
-/// has been rendered: it says so and exits with the signal's status.
+/// which returns the blocked call so the run ends as above. Blocked in `XOpenDisplay`, before
+/// there is a connection to interrupt, nothing has been rendered: after another half second it
+/// says so and exits with the signal's status.
 @MainActor
 enum StopSignals {
     /// The frame loop's read end, non-blocking; readable once a stop signal arrived. -1 before ``install()``.
@@ -125,9 +125,11 @@ private func runWatchdog() {
     guard let window = guardedWindow.withLock({ $0 }) else { return }
     window.interrupter.interrupt()
     if waitForSettling(0.5) { return }
-    guard guardedWindow.withLock({ $0 != nil }) else { return }
+    // With a connection, no X call can block any more: the loop ends the run itself, with its
+    // summary, once the frame it is drawing is done.
+    guard guardedWindow.withLock({ $0 != nil }), !window.interrupter.isAttached else { return }
     let name = String(cString: strsignal(signal))
-    let line = "live-player: \(name): the run did not end within a second (the X server \(window.display) does not answer); exiting without a summary\n"
+    let line = "live-player: \(name): the X server \(window.display) does not answer the connection; exiting, nothing was rendered\n"
     _ = line.withCString { write(2, $0, strlen($0)) }
     _exit(128 + signal)
 }
