@@ -26,7 +26,8 @@ final class AttachedAnimation {
 
 extension Layer {
     /// Attaches a copy of `animation`, replacing (and stopping) any animation with the same
-    /// key, as `CALayer.add(_:forKey:)`.
+    /// key, as `CALayer.add(_:forKey:)`. The replaced one stops with `finished: false`, once,
+    /// after the current transaction (see ``removeAnimation(forKey:)``).
     ///
     /// The copy's duration, if 0 or less, becomes ``Transaction/animationDuration``; its
     /// `beginTime`, if 0, becomes the media time of the commit (the next frame update, or the
@@ -62,8 +63,9 @@ extension Layer {
         attachedAnimations.compactMap(\.key)
     }
 
-    /// Detaches the animation for `key`; its delegate hears `finished: false` unless it
-    /// already stopped.
+    /// Detaches the animation for `key`; its delegate, `didStop` and transaction completion
+    /// hear `finished: false` unless it already stopped: once, after the current transaction
+    /// (at the outermost commit, or at the next frame update outside a transaction).
     public func removeAnimation(forKey key: String) {
         guard let index = attachedAnimations.firstIndex(where: { $0.key == key }) else { return }
         detach(at: index)

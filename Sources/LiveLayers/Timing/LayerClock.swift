@@ -19,8 +19,10 @@ public enum LayerClock {
     /// Begins a frame at `time`: commits the implicit transaction (at the previous time, when
     /// its changes were made), moves the clock, then calls the delegates and closures of
     /// animations that started or stopped since the previous frame, and the completion blocks
-    /// of transactions whose animations are all done. Time may not go backwards; an earlier
-    /// `time` is treated as the current one.
+    /// of transactions whose animations are all done. Each of these runs once per update:
+    /// the stops its callbacks cause (an animation replaced by one they add) are delivered at
+    /// the next update, so a completion that starts its animation again cannot loop. Time may
+    /// not go backwards; an earlier `time` is treated as the current one.
     public static func advance(to time: Double) {
         let runtime = LayerRuntime.shared
         runtime.advance(to: time.isFinite ? max(time, runtime.currentTime) : runtime.currentTime)
