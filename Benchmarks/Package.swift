@@ -41,6 +41,17 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "TextGradientBenchmarks",
+            dependencies: [
+                .product(name: "Raster", package: "live-player"),
+                "CCairo",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TextGradientBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
             name: "LayersBenchmarks",
             dependencies: [
                 .product(name: "LiveLayers", package: "live-player"),

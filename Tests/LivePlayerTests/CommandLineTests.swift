@@ -88,7 +88,7 @@ import Testing
     @Test func listNamesEveryScene() throws {
         let result = try PlayerProcess.run(["--list"])
         #expect(result.status == 0)
-        for scene in ["arrow", "line", "rays", "orbit", "pk", "fillmodes"] {
+        for scene in ["arrow", "line", "rays", "orbit", "pk", "fillmodes", "gallery"] {
             #expect(result.stdout.contains(scene))
         }
     }

@@ -10,6 +10,7 @@ import Testing
         ("arrow", "240x240", 0.5), ("arrow", "240x240", 1.5), ("arrow", "240x240", 3.5),
         ("line", "320x240", 2.0), ("rays", "320x240", 3.0), ("orbit", "320x240", 0.5),
         ("pk", "320x240", 1.5), ("fillmodes", "320x240", 1.5), ("fillmodes", "320x240", 9.0),
+        ("gallery", "320x240", 1.5),
     ]
 
     @Test(arguments: cases.indices)

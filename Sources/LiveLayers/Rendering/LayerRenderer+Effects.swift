@@ -90,10 +90,9 @@ extension LayerRenderer {
             let source = shadowSourceRect(of: layer, record: record)
             shadowRect = IntRect(x: source.x + dx - reach, y: source.y + dy - reach,
                                  width: source.width + 2 * reach, height: source.height + 2 * reach)
+            // The offset moves the cached blur without changing it; it is not part of the key.
             var hasher = Hasher()
             hasher.combine(source)
-            hasher.combine(dx)
-            hasher.combine(dy)
             hasher.combine(sigma)
             hasher.combine(fx.shadowPath)
             hasher.combine(record.opacity)
@@ -114,8 +113,8 @@ extension LayerRenderer {
         if key != record.shadowKey || shadowRect != record.shadowRect {
             damage(record.shadowRect)
             damage(shadowRect)
+            if key != record.shadowKey { record.shadowIsStale = true }
             record.shadowKey = key
-            record.shadowIsStale = true
         }
         record.shadowRect = shadowRect
         return extent.union(shadowRect)

@@ -10,5 +10,6 @@ func makeScene(_ kind: SceneKind, setup: SceneSetup) -> any Scene {
     case .orbit: OrbitScene(setup: setup)
     case .pk: PKScene(setup: setup)
     case .fillmodes: FillModesScene(setup: setup)
+    case .gallery: GalleryScene(setup: setup)
     }
 }

@@ -1,8 +1,8 @@
-// SceneKind: the six scenes, their names, default sizes and one-line summaries.
+// SceneKind: the seven scenes, their names, default sizes and one-line summaries.
 
 /// The scenes the player knows, one per system the seed documents describe.
 enum SceneKind: String, CaseIterable {
-    case arrow, line, rays, orbit, pk, fillmodes
+    case arrow, line, rays, orbit, pk, fillmodes, gallery
 
     /// The names, comma-separated, for messages.
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
@@ -24,6 +24,7 @@ enum SceneKind: String, CaseIterable {
         case .orbit: "an arrow sprite flies along an arc to one of six buttons (keyframe path)"
         case .pk: "two vote bars meet at a slanted edge drawn by a custom animatable layer"
         case .fillmodes: "four squares show fill modes removed, forwards, backwards, both"
+        case .gallery: "text, gradients, a replicator spinner, a moving shadow and blend modes animate"
         }
     }
 
