@@ -209,7 +209,9 @@ public final class X11Window {
     /// The bitmap to draw the next frame into, once the server has finished reading the previous
     /// one. It wraps the frame buffer's memory, so it keeps the last frame's pixels; after a
     /// ``WindowEvent/resize(width:height:)`` it is a new, blank bitmap of the new size, and the
-    /// one returned before must no longer be used (its memory is released).
+    /// one returned before must no longer be used (its memory is released). It is at most
+    /// ``Bitmap/maximumSide`` pixels a side (``frameSize(forWindowWidth:height:)``): a larger
+    /// window shows the frame in its top-left part.
     public func acquireFrameBuffer() -> Bitmap {
         waitForCompletion()
         if imageSize != (width, height), !watch.isLost, !isClosed { reallocate() }
@@ -364,7 +366,8 @@ public final class X11Window {
         imageSize = (width, height)
         let sharedMemory: String? = if case let .putImage(reason) = transport { reason } else { nil }
         do {
-            let made = try Self.makeImage(display, watch: watch, visual: visual, depth: depth, width: width, height: height, sharedMemory: sharedMemory)
+            let frame = Self.frameSize(forWindowWidth: width, height: height)
+            let made = try Self.makeImage(display, watch: watch, visual: visual, depth: depth, width: frame.width, height: frame.height, sharedMemory: sharedMemory)
             image = made.0
             if made.1 != transport, case let .putImage(reason) = made.1 {
                 onNotice("not using MIT-SHM (\(reason)); frames go through XPutImage")
@@ -374,6 +377,12 @@ public final class X11Window {
             onNotice("\(error); keeping a 1x1 frame buffer")
             image = PlaceholderImage.shared
         }
+    }
+
+    /// The frame buffer's size for a window of `width`×`height`: each side clamped to
+    /// ``Bitmap/maximumSide``, as the server accepts windows up to 32767 pixels a side.
+    public static func frameSize(forWindowWidth width: Int, height: Int) -> (width: Int, height: Int) {
+        (min(max(width, 1), Bitmap.maximumSide), min(max(height, 1), Bitmap.maximumSide))
     }
 
     // MARK: Set-up helpers

@@ -144,7 +144,9 @@ final class WindowedPlayer {
         case let .key(key): handle(key)
         case .close, .destroyed: running = false
         case let .resize(width, height):
-            do { try pipeline.resize(width: width, height: height) } catch {
+            // The frame buffer is clamped to the largest bitmap; the scene renders at its size.
+            let frame = X11Window.frameSize(forWindowWidth: width, height: height)
+            do { try pipeline.resize(width: frame.width, height: frame.height) } catch {
                 printError("\(error)")
             }
         case .expose: isHidden = false  // the window re-blitted it from the last frame
