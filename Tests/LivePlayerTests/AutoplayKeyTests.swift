@@ -22,6 +22,7 @@ nonisolated(unsafe) private var autoplayKeeper: X11TestClient?
         ("pk", [Key.g]),
         ("fillmodes", [Key.g]),
         ("orbit", [Key.g, Key.r, Key.digit(2), Key.digit(5)]),
+        ("gallery", [Key.g, Key.r]),
     ])
     func keysDuringAutoplayLeaveThePlayerResponsive(scene: String, keys: [Key]) throws {
         let player = try PlayerProcess.start([scene, "--size", "160x120", "--autoplay"], display: server.display)
