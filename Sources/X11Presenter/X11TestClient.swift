@@ -44,6 +44,26 @@ import Raster
         return found
     }
 
+    /// The top-level windows whose title is `name` and whose `_NET_WM_PID` is `pid`: the windows
+    /// of one process, whatever other clients with the same title show.
+    public func windows(named name: String, process pid: Int32) -> [UInt] {
+        let property = XInternAtom(display, "_NET_WM_PID", 1)
+        guard property != 0 else { return [] }
+        return windows(named: name).filter { id in
+            var type: Atom = 0
+            var format: Int32 = 0
+            var count: UInt = 0, remaining: UInt = 0
+            var data: UnsafeMutablePointer<UInt8>?
+            let error = ErrorTrap.trapErrors(on: display) {
+                _ = XGetWindowProperty(display, Window(id), property, 0, 1, 0, Atom(AnyPropertyType), &type, &format, &count, &remaining, &data)
+            }
+            defer { if let data { XFree(data) } }
+            // Format 32 properties come back as C longs.
+            guard error == 0, format == 32, count == 1, let data else { return false }
+            return UnsafeRawPointer(data).loadUnaligned(as: Int.self) == Int(pid)
+        }
+    }
+
     /// The window's size, or `nil` if there is no such window.
     public func size(ofWindow id: UInt) -> (width: Int, height: Int)? {
         var attributes = XWindowAttributes()

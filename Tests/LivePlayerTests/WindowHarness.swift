@@ -5,8 +5,8 @@ import X11TestSupport
 /// The player in a window on a real Xvfb, driven the way a user, a window manager or another
 /// client would: keys, resizes, `xdotool`, signals. Waits are bounded polls (hang checks).
 ///
-/// Suites run in parallel and look windows up by title, so each suite has its own server
-/// (``Server``), not one shared with another suite.
+/// Suites run in parallel: each has its own server (``Server``), and a player's window is the
+/// one with its title and its process id (`_NET_WM_PID`), never another test's leftover.
 struct WindowHarness {
     /// One Xvfb for a suite, and a client that stays connected so the server (started with
     /// `-terminate`) ends with the test process. Keep one in a `let` global per suite.
@@ -31,7 +31,7 @@ struct WindowHarness {
         let player = try PlayerProcess.start(arguments, display: display)
         let client = try X11TestClient(displayName: display)
         var window: UInt?
-        _ = PlayerProcess.eventually { window = client.windows(named: title).first; return window != nil || !player.isRunning }
+        _ = PlayerProcess.eventually { window = client.windows(named: title, process: player.pid).first; return window != nil || !player.isRunning }
         guard let window else {
             player.kill(SIGKILL)
             throw NoWindow(description: "no window '\(title)'; stderr: \(player.standardError)")

@@ -103,6 +103,24 @@ import Glibc
         window.close()
     }
 
+    /// Interrupted while the window is being set up (the watchdog fired during XOpenDisplay's
+    /// return): the set-up runs on against a dead connection without crashing, and the first
+    /// events say so.
+    @Test func connectionInterruptedDuringSetUpOpensAsLost() throws {
+        let server = try XvfbServer()
+        let interrupter = ConnectionInterrupter()
+        interrupter.interrupt()
+        let window = try X11Window(.init(displayName: server.display, title: "interrupted", width: 32, height: 24, interrupter: interrupter))
+        window.onNotice = { _ in }
+        var events: [WindowEvent] = []
+        window.processEvents(into: &events)
+        #expect(events == [.connectionLost])
+        window.acquireFrameBuffer().clear(to: 0xFF00_00FF)
+        window.presentAll()
+        window.close()
+        #expect(!interrupter.isAttached)
+    }
+
     @Test func windowCarriesItsClassAndProcess() throws {
         let server = try XvfbServer()
         let window = try open(on: server)
