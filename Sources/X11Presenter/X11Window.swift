@@ -160,12 +160,16 @@ public final class X11Window {
         self.width = width
         self.height = height
         self.completionTimeout = configuration.completionTimeout
-        self.completionEventType = XShmGetEventBase(display) + ShmCompletion
+        // Interrupted during set-up, the connection is dead: libXext is not asked about it (its
+        // per-extension display lists go wrong for a display that dies before MIT-SHM is
+        // initialized: a later lookup crashed), and the window opens as lost, with a plain image.
+        let lostDuringSetUp = watch.isLost
+        self.completionEventType = lostDuringSetUp ? -1 : XShmGetEventBase(display) + ShmCompletion
 
         let made: (any ServerImage, Transport)
         do {
             made = try Self.makeImage(display, watch: watch, visual: visual, depth: depth, width: width, height: height,
-                                      sharedMemory: configuration.usesSharedMemory ? nil : "--no-shm was given")
+                                      sharedMemory: lostDuringSetUp ? "the connection was lost" : configuration.usesSharedMemory ? nil : "--no-shm was given")
         } catch {
             XFreeGC(display, gc)
             XDestroyWindow(display, window)

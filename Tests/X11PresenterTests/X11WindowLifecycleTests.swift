@@ -10,20 +10,13 @@ import Glibc
 /// What happens to a window besides frames and keys: other clients destroy, unmap and resize it;
 /// its server stops or dies. The window reports each as an event, in the server's order, and
 /// never ends the process. Each test has its own Xvfb (some stop or kill it).
-@Suite(.serialized) struct X11WindowLifecycleTests {
-    /// Waits (bounded, a hang check) until `condition` holds for the events seen.
-    func pump(_ window: X11Window, until condition: ([WindowEvent]) -> Bool) -> [WindowEvent] {
-        var events: [WindowEvent] = []
-        for _ in 0..<250 {
-            window.processEvents(into: &events)
-            if condition(events) { break }
-            var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&fd, 1, 20)
-        }
-        return events
-    }
-
-    func open(on server: XvfbServer, interrupter: ConnectionInterrupter? = nil) throws -> X11Window {
+///
+/// These are tests of the ``X11WindowTests`` suite, not a suite of their own: windows must not be
+/// opened and closed on several threads at once in one process. libXext reads its per-extension
+/// display cache (`XextFindDisplay`'s `extinfo->cur`) without its lock, so a window closing on one
+/// thread while another calls MIT-SHM crashes in libXext; the suite runs its tests one at a time.
+extension X11WindowTests {
+    func openLifecycleWindow(on server: XvfbServer, interrupter: ConnectionInterrupter? = nil) throws -> X11Window {
         let window = try X11Window(.init(displayName: server.display, title: "lifecycle", width: 64, height: 48,
                                          className: "lifecycle-test", interrupter: interrupter))
         window.onNotice = { _ in }
@@ -35,7 +28,7 @@ import Glibc
     /// and the frame buffer changes size only at the next acquire.
     @Test func eventsKeepTheServersOrder() throws {
         let server = try XvfbServer()
-        let window = try open(on: server)
+        let window = try openLifecycleWindow(on: server)
         let client = try X11TestClient(displayName: server.display)
         let before = window.acquireFrameBuffer()
         client.send(.g, toWindow: window.windowID)
@@ -51,7 +44,7 @@ import Glibc
 
     @Test func destructionByAnotherClientIsAnEvent() throws {
         let server = try XvfbServer()
-        let window = try open(on: server)
+        let window = try openLifecycleWindow(on: server)
         let client = try X11TestClient(displayName: server.display)
         client.destroy(window: window.windowID)
         #expect(pump(window) { $0.contains(.destroyed) }.contains(.destroyed))
@@ -64,7 +57,7 @@ import Glibc
 
     @Test func unmappingAndMappingAreEvents() throws {
         let server = try XvfbServer()
-        let window = try open(on: server)
+        let window = try openLifecycleWindow(on: server)
         let client = try X11TestClient(displayName: server.display)
         client.unmap(window: window.windowID)
         #expect(pump(window) { $0.contains(.hidden) }.contains(.hidden))
@@ -75,7 +68,7 @@ import Glibc
     /// The server dies: the window reports it once and the process goes on (libX11 would exit).
     @Test func lostConnectionIsAnEventNotAnExit() throws {
         let server = try XvfbServer()
-        let window = try open(on: server)
+        let window = try openLifecycleWindow(on: server)
         server.kill()
         let events = pump(window) { $0.contains(.connectionLost) }
         #expect(events.filter { $0 == .connectionLost }.count == 1)
@@ -93,7 +86,7 @@ import Glibc
     @Test func interrupterEndsAWaitOnAStoppedServer() throws {
         let server = try XvfbServer()
         let interrupter = ConnectionInterrupter()
-        let window = try open(on: server, interrupter: interrupter)
+        let window = try openLifecycleWindow(on: server, interrupter: interrupter)
         kill(server.processIdentifier, SIGSTOP)
         defer { kill(server.processIdentifier, SIGCONT) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { interrupter.interrupt() }
@@ -123,7 +116,7 @@ import Glibc
 
     @Test func windowCarriesItsClassAndProcess() throws {
         let server = try XvfbServer()
-        let window = try open(on: server)
+        let window = try openLifecycleWindow(on: server)
         let xprop = try ChildProcess("/usr/bin/xprop", ["-id", String(window.windowID), "WM_CLASS", "_NET_WM_PID", "_NET_WM_NAME"],
                                      environment: ["DISPLAY": server.display])
         _ = xprop.wait(timeout: 10)
