@@ -1,7 +1,10 @@
 // X11Window: one top-level window, its frame buffer, and its events.
 //
 // Threading: every Xlib call of this module must happen on one thread, the one that created the
-// window (the frame loop's). The type is deliberately not Sendable.
+// window (the frame loop's). The type is deliberately not Sendable. Windows on several threads
+// of one process are not safe either: libXext reads its per-extension display cache unlocked
+// (XextFindDisplay), so one window closing while another calls MIT-SHM can crash there. Only
+// ConnectionInterrupter is for other threads (it shuts the socket down, no Xlib call).
 
 internal import CX11
 import Raster

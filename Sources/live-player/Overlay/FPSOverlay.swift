@@ -25,6 +25,10 @@ final class FPSOverlay {
     private var lines = [ASCIILine](repeating: ASCIILine(), count: FPSOverlay.lineCount)
     private static let lineCount = 10
     private var lastTextUpdate = -Double.infinity
+    /// What the first line shows: a new scene or size rebuilds the text at once (a paused player
+    /// draws one frame after a resize or Tab, and it must not name the old ones).
+    private var shownScene: SceneKind?
+    private var shownSize = (0, 0)
     private let textColor = Color.white
     private let dimColor = Color(white: 0.7)
 
@@ -43,8 +47,10 @@ final class FPSOverlay {
         guard !rect.isEmpty else { return }
         dim(rect, of: target)
         let now = CACurrentMediaTime()
-        if now - lastTextUpdate >= 0.25 {
+        if now - lastTextUpdate >= 0.25 || scene != shownScene || shownSize != (target.width, target.height) {
             lastTextUpdate = now
+            shownScene = scene
+            shownSize = (target.width, target.height)
             rebuildText(scene: scene, size: (target.width, target.height), statistics: link.statistics)
         }
         let font = PixelFont.standard
