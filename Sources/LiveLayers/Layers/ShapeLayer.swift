@@ -60,8 +60,6 @@ open class ShapeLayer: Layer {
         return super.defaultAction(forKey: key)
     }
 
-    private var trimCache: (source: Path, start: Double, end: Double, trimmed: Path)?
-
     override var directContentBounds: Rect? {
         guard let path, !path.isEmpty else { return nil }
         var box = path.boundingBox
@@ -82,18 +80,11 @@ open class ShapeLayer: Layer {
         guard let strokeColor, strokeColor.alpha > 0, lineWidth > 0 else { return }
         let start = min(1, max(0, strokeStart)), end = min(1, max(0, strokeEnd))
         guard end > start else { return }
-        var stroked = path
-        if start > 0 || end < 1 {
-            if let cache = trimCache, cache.source == path, cache.start == start, cache.end == end {
-                stroked = cache.trimmed
-            } else {
-                stroked = path.trimmed(from: start, to: end)
-                trimCache = (path, start, end, stroked)
-            }
-        }
         context.setStrokeColor(strokeColor)
         context.setStrokeStyle(StrokeStyle(lineWidth: lineWidth, lineJoin: lineJoin, lineCap: lineCap,
                                            miterLimit: miterLimit, dashPhase: lineDashPhase, dashLengths: lineDashPattern))
-        context.stroke(stroked)
+        // Trimmed in the context's reused stroker buffers: a strokeEnd animating every frame
+        // allocates nothing.
+        context.stroke(path, from: start, to: end)
     }
 }

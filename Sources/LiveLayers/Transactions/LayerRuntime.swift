@@ -26,7 +26,7 @@ final class CompletionGroup {
 /// One level of the transaction stack; `nil` values inherit from the enclosing level.
 @MainActor
 final class TransactionFrame {
-    let isImplicit: Bool
+    var isImplicit: Bool
     var animationDuration: Double?
     var animationTimingFunction: TimingFunction?
     var disableActions: Bool?
@@ -69,11 +69,20 @@ final class LayerRuntime {
     private var eventScratch: [LifecycleEvent] = []
     private var layerScratch: [Layer] = []
     private var isDelivering = false
+    /// Closed transaction frames, cleared, for the next begin.
+    private var framePool: [TransactionFrame] = []
 
     // MARK: Transactions
 
     func begin(implicit: Bool) {
-        stack.append(TransactionFrame(isImplicit: implicit))
+        // Frames are reused: a scene that wraps each tick's changes in a transaction
+        // (withoutActions) would otherwise allocate one every frame.
+        if let frame = framePool.popLast() {
+            frame.isImplicit = implicit
+            stack.append(frame)
+        } else {
+            stack.append(TransactionFrame(isImplicit: implicit))
+        }
     }
 
     /// The innermost transaction, opening an implicit one if none is open.
@@ -100,6 +109,11 @@ final class LayerRuntime {
             group.isSealed = true
             group.fireIfDone()
         }
+        frame.animationDuration = nil
+        frame.animationTimingFunction = nil
+        frame.disableActions = nil
+        frame.completion = nil
+        if framePool.count < 16 { framePool.append(frame) }
         if stack.isEmpty, delivering { deliverEvents() }
     }
 

@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// The coverage of a ``FillRecording`` (the union of its fills, each scaled by its colour's
-/// alpha) held in an ``AlphaMask`` the size of the target, across frames.
+/// alpha, then multiplied by an overall alpha) held in an ``AlphaMask`` the size of the target,
+/// across frames.
 ///
 /// Each ``update(_:transform:alpha:clip:changed:)`` rasterizes the fills into row records
 /// (constant spans and runs of edge cells), compares them row by row with the previous frame's,
@@ -23,8 +24,9 @@ package final class TrackedCoverage {
     private var current = CoverageRows()
     private var next = CoverageRows()
     /// The changed columns of each row this update: lo ..< hi (lo >= hi when unchanged).
-    private var changedLo: [Int32]
-    private var changedHi: [Int32]
+    private let changedLo: ScratchArray<Int32>
+    private let changedHi: ScratchArray<Int32>
+    private let cursors = ScratchArray<Int>(capacity: 4)
     private let rasterizer = Rasterizer()
 
     /// Rows per reported band: finer bands damage fewer pixels, coarser ones fewer rectangles.
@@ -33,8 +35,10 @@ package final class TrackedCoverage {
     /// Creates empty coverage for a `width`×`height` target.
     package init(width: Int, height: Int) throws(BitmapError) {
         mask = try AlphaMask(width: width, height: height)
-        changedLo = Array(repeating: 0, count: height)
-        changedHi = Array(repeating: 0, count: height)
+        changedLo = ScratchArray(capacity: height)
+        changedHi = ScratchArray(capacity: height)
+        changedLo.reset(count: height, to: 0)
+        changedHi.reset(count: height, to: 0)
     }
 
     /// Replaces the coverage with `recording`'s fills mapped by `transform`, multiplied by
@@ -42,46 +46,38 @@ package final class TrackedCoverage {
     /// pixel whose coverage changed.
     package func update(_ recording: FillRecording?, transform: Transform, alpha: UInt32, clip: IntRect,
                         changed: (IntRect) -> Void) {
+        let next = self.next, current = self.current
         next.removeAll()
         next.alpha = alpha
         let bounds = clip.intersection(mask.bounds)
         if let recording, alpha > 0, !bounds.isEmpty {
             for i in recording.fills.indices {
                 let fill = recording.fills[i]
-                let scale = fill.color >> 24
                 next.beginFill()
-                guard scale > 0 else { continue }
                 rasterizer.begin(clip: bounds)
                 rasterizer.add(recording.paths[i], transform: transform)
-                var sink = RowRecorder(rows: next, scale: scale)
+                var sink = RowRecorder(rows: next, scale: fill.color >> 24)
                 rasterizer.render(rule: fill.rule, into: &sink)
             }
         }
         next.endFill()
-        // Which columns of which rows differ, fill by fill.
-        var firstRow = Int.max, lastRow = Int.min
-        // A new overall alpha changes every covered pixel.
+        // Which columns of which rows differ, fill by fill; a new overall alpha changes every
+        // covered pixel.
         let everything = current.alpha != next.alpha
+        var rows = (first: Int.max, last: Int.min)
         for f in 0..<max(current.fillCount, next.fillCount) {
-            diff(current.fill(f), next.fill(f), everything: everything) { y, lo, hi in
-                if y < firstRow { firstRow = y }
-                if y > lastRow { lastRow = y }
-                if changedLo[y] >= changedHi[y] {
-                    changedLo[y] = Int32(lo)
-                    changedHi[y] = Int32(hi)
-                } else {
-                    changedLo[y] = min(changedLo[y], Int32(lo))
-                    changedHi[y] = max(changedHi[y], Int32(hi))
-                }
-            }
+            diff(current.fill(f), next.fill(f), everything: everything, rows: &rows)
         }
-        swap(&current, &next)
-        guard firstRow <= lastRow else { return }
+        self.current = next
+        self.next = current
+        guard rows.first <= rows.last else { return }
         // Rewrite the changed runs from the new records, and report them band by band.
-        var cursors = FillCursors(rows: current)
+        let now = next
+        cursors.removeAll()
+        for f in 0..<now.fillCount { cursors.append(now.fill(f).lowerBound) }
         var band = IntRect(x: 0, y: 0, width: 0, height: 0)
-        var bandStart = firstRow
-        for y in firstRow...lastRow {
+        var bandStart = rows.first
+        for y in rows.first...rows.last {
             if y - bandStart >= Self.bandRows {
                 if !band.isEmpty { changed(band) }
                 band = IntRect(x: 0, y: 0, width: 0, height: 0)
@@ -91,7 +87,7 @@ package final class TrackedCoverage {
             guard lo < hi else { continue }
             changedLo[y] = 0
             changedHi[y] = 0
-            rewrite(row: y, from: lo, to: hi, cursors: &cursors)
+            rewrite(row: y, from: lo, to: hi, rows: now)
             let r = IntRect(x: lo, y: y, width: hi - lo, height: 1)
             band = band.isEmpty ? r : band.union(r)
         }
@@ -99,39 +95,53 @@ package final class TrackedCoverage {
     }
 
     /// Clears columns `lo ..< hi` of row `y` and writes the union of the current fills there.
-    private func rewrite(row y: Int, from lo: Int, to hi: Int, cursors: inout FillCursors) {
+    private func rewrite(row y: Int, from lo: Int, to hi: Int, rows: CoverageRows) {
         let p = mask.row(y)
         (p + lo).update(repeating: 0, count: hi - lo)
+        let records = rows.records.base, cells = rows.cellBytes.base
         var wrote = false
-        for f in 0..<current.fillCount {
-            let range = cursors.row(y, ofFill: f, in: current)
-            for r in range {
-                let record = current.records[r]
+        for f in 0..<rows.fillCount {
+            // Advance this fill's cursor to row y (rows are visited in increasing order).
+            let end = rows.fill(f).upperBound
+            var i = cursors[f]
+            while i < end && Int(records[i].y) < y { i += 1 }
+            cursors[f] = i
+            while i < end && Int(records[i].y) == y {
+                let record = records[i]
+                i += 1
                 let x0 = max(lo, Int(record.x)), x1 = min(hi, Int(record.x) + Int(record.count))
                 guard x0 < x1 else { continue }
                 wrote = true
                 if record.cells < 0 {
                     let c = record.coverage
+                    if c == 255 { (p + x0).update(repeating: 255, count: x1 - x0); continue }
                     for x in x0..<x1 { p[x] = MaskWriter.union(p[x], c) }
                 } else {
-                    current.cellBytes.withUnsafeBufferPointer { cells in
-                        let base = Int(record.cells) - Int(record.x)
-                        for x in x0..<x1 where cells[base + x] != 0 { p[x] = MaskWriter.union(p[x], cells[base + x]) }
-                    }
+                    let source = cells + (Int(record.cells) - Int(record.x))
+                    for x in x0..<x1 where source[x] != 0 { p[x] = MaskWriter.union(p[x], source[x]) }
                 }
             }
         }
         guard wrote else { return }
-        // The owner's alpha scales the union (group opacity), not each fill.
-        let alpha = current.alpha
+        // The overall alpha scales the union (group opacity), not each fill.
+        let alpha = rows.alpha
         if alpha < 255 { for x in lo..<hi { p[x] = UInt8(PixelMath.mul(UInt32(p[x]), alpha)) } }
         mask.noteWritten(IntRect(x: lo, y: y, width: hi - lo, height: 1))
     }
 
-    /// Calls `changed(y, lo, hi)` for each row whose records differ between `old` and `new`,
-    /// with the columns spanning the differing records of both.
-    private func diff(_ old: Range<Int>, _ new: Range<Int>, everything: Bool, changed: (Int, Int, Int) -> Void) {
-        let a = current.records, b = next.records
+    /// Widens `changedLo`/`changedHi` for each row whose records differ between `old` (current)
+    /// and `new` (next), over the columns spanning the differing records of both, and `rows` to
+    /// the first and last such row.
+    private func diff(_ old: Range<Int>, _ new: Range<Int>, everything: Bool, rows: inout (first: Int, last: Int)) {
+        let a = current.records.base, b = next.records.base
+        let ca = current.cellBytes.base, cb = next.cellBytes.base
+        let lows = changedLo.base, highs = changedHi.base
+        @inline(__always) func same(_ i: Int, _ j: Int) -> Bool {
+            let x = a[i], y = b[j]
+            guard x.y == y.y, x.x == y.x, x.count == y.count, (x.cells < 0) == (y.cells < 0) else { return false }
+            if x.cells < 0 { return x.coverage == y.coverage }
+            return memcmp(ca + Int(x.cells), cb + Int(y.cells), Int(x.count)) == 0
+        }
         var i = old.lowerBound, j = new.lowerBound
         while i < old.upperBound || j < new.upperBound {
             let ya = i < old.upperBound ? Int(a[i].y) : Int.max
@@ -141,8 +151,8 @@ package final class TrackedCoverage {
             while ie < old.upperBound && Int(a[ie].y) == y { ie += 1 }
             while je < new.upperBound && Int(b[je].y) == y { je += 1 }
             // Common prefix and suffix of the two rows' records.
-            var p = 0
             let na = ie - i, nb = je - j
+            var p = 0
             while !everything && p < na && p < nb && same(i + p, j + p) { p += 1 }
             if p < na || p < nb {
                 var s = 0
@@ -156,22 +166,20 @@ package final class TrackedCoverage {
                     lo = min(lo, Int(b[j + p].x))
                     hi = max(hi, Int(b[je - 1 - s].x + b[je - 1 - s].count))
                 }
-                if lo < hi { changed(y, lo, hi) }
+                if lo < hi {
+                    if lows[y] >= highs[y] {
+                        lows[y] = Int32(lo)
+                        highs[y] = Int32(hi)
+                    } else {
+                        lows[y] = min(lows[y], Int32(lo))
+                        highs[y] = max(highs[y], Int32(hi))
+                    }
+                    rows.first = min(rows.first, y)
+                    rows.last = max(rows.last, y)
+                }
             }
             i = ie
             j = je
-        }
-    }
-
-    /// Whether record `i` of the current frame equals record `j` of the next, cells included.
-    private func same(_ i: Int, _ j: Int) -> Bool {
-        let a = current.records[i], b = next.records[j]
-        guard a.y == b.y, a.x == b.x, a.count == b.count, (a.cells < 0) == (b.cells < 0) else { return false }
-        if a.cells < 0 { return a.coverage == b.coverage }
-        return current.cellBytes.withUnsafeBufferPointer { ca in
-            next.cellBytes.withUnsafeBufferPointer { cb in
-                memcmp(ca.baseAddress! + Int(a.cells), cb.baseAddress! + Int(b.cells), Int(a.count)) == 0
-            }
         }
     }
 }
@@ -185,19 +193,19 @@ final class CoverageRows {
         var coverage: UInt8
     }
 
-    var records: [Record] = []
-    var cellBytes: [UInt8] = []
+    let records = ScratchArray<Record>(capacity: 1024)
+    let cellBytes = ScratchArray<UInt8>(capacity: 4096)
     /// Where each fill's records start; the last entry ends the last fill.
-    var fillStarts: [Int] = []
+    let fillStarts = ScratchArray<Int>(capacity: 4)
     /// The alpha (0...255) the union of the fills is multiplied by.
     var alpha: UInt32 = 255
 
     var fillCount: Int { max(0, fillStarts.count - 1) }
 
     func removeAll() {
-        records.removeAll(keepingCapacity: true)
-        cellBytes.removeAll(keepingCapacity: true)
-        fillStarts.removeAll(keepingCapacity: true)
+        records.removeAll()
+        cellBytes.removeAll()
+        fillStarts.removeAll()
     }
 
     func beginFill() { fillStarts.append(records.count) }
@@ -210,44 +218,24 @@ final class CoverageRows {
     }
 }
 
-/// Walks each fill's records row by row, for rows visited in increasing order.
-struct FillCursors {
-    private var positions: [Int] = []
-
-    init(rows: CoverageRows) {
-        positions.reserveCapacity(rows.fillCount)
-        for f in 0..<rows.fillCount { positions.append(rows.fill(f).lowerBound) }
-    }
-
-    /// The records of row `y` in fill `f`.
-    mutating func row(_ y: Int, ofFill f: Int, in rows: CoverageRows) -> Range<Int> {
-        let end = rows.fill(f).upperBound
-        var i = positions[f]
-        while i < end && Int(rows.records[i].y) < y { i += 1 }
-        var e = i
-        while e < end && Int(rows.records[e].y) == y { e += 1 }
-        positions[f] = i
-        return i..<e
-    }
-}
-
 /// Records the rasterizer's output for one fill, coverage scaled by the fill's alpha.
 private struct RowRecorder: CoverageSink {
     let rows: CoverageRows
     let scale: UInt32
 
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
-        let c = UInt8(PixelMath.mul(UInt32(coverage), scale))
+        let c = scale == 255 ? coverage : UInt8(PixelMath.mul(UInt32(coverage), scale))
         guard c != 0 else { return }
         rows.records.append(.init(y: Int32(y), x: Int32(x), count: Int32(count), cells: -1, coverage: c))
     }
 
     mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
-        let start = rows.cellBytes.count
+        let bytes = rows.cellBytes
+        let start = bytes.count
         if scale == 255 {
-            rows.cellBytes.append(contentsOf: coverage)
+            bytes.append(from: coverage.baseAddress!, count: coverage.count)
         } else {
-            for c in coverage { rows.cellBytes.append(UInt8(PixelMath.mul(UInt32(c), scale))) }
+            for c in coverage { bytes.append(UInt8(PixelMath.mul(UInt32(c), scale))) }
         }
         rows.records.append(.init(y: Int32(y), x: Int32(x), count: Int32(coverage.count), cells: Int32(start), coverage: 0))
     }

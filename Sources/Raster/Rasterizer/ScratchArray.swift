@@ -30,6 +30,14 @@ final class ScratchArray<Element: BitwiseCopyable> {
         count += 1
     }
 
+    /// Appends `n` elements copied from `source`.
+    @inline(__always)
+    func append(from source: UnsafePointer<Element>, count n: Int) {
+        if count + n > capacity { grow(to: max(count + n, capacity * 2), keeping: count) }
+        (base + count).update(from: source, count: n)
+        count += n
+    }
+
     @inline(__always)
     func removeAll() { count = 0 }
 

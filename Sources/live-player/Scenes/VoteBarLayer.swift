@@ -26,6 +26,9 @@ final class VoteBarLayer: Layer {
         key == "progress" || key == "growsFromRight" || key == "barColor" || super.needsDisplay(forKey: key)
     }
 
+    /// The outline's storage, reused: the bar is redrawn every frame while `progress` animates.
+    private var outline = Path()
+
     override func draw(in context: GraphicsContext) {
         let width = bounds.width, h = Self.barHeight, r = Self.endRadius
         let y0 = (bounds.height - h) / 2
@@ -33,7 +36,10 @@ final class VoteBarLayer: Layer {
         let shift = growsFromRight ? Self.gap / 2 : -Self.gap / 2
         // The slanted inner edge: top at meeting + slant/2, bottom at meeting − slant/2.
         let top = meeting + Self.slant / 2 + shift, bottom = meeting - Self.slant / 2 + shift
-        var path = Path()
+        var path = outline
+        outline = Path()  // `path` holds the only reference to the storage: no copy on write
+        defer { outline = path }
+        path.removeAll()
         if growsFromRight {
             guard width - top > 0 || width - bottom > 0 else { return }
             path.move(to: Point(x: width - r, y: y0))
