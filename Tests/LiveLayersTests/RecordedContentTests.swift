@@ -125,3 +125,30 @@ extension RuntimeSuites {
     }
 }
 }
+
+extension RuntimeSuites.RecordedContentTests {
+    /// Every drawing call a fill recording cannot replay keeps the layer on a backing store.
+    @Test func drawingOtherThanSolidFillsIsNotRecorded() throws {
+        let picture = try Self.picture(4)
+        let calls: [(String, (GraphicsContext) -> Void)] = [
+            ("image", { $0.draw(picture, in: Rect(x: 0, y: 0, width: 4, height: 4)) }),
+            ("clear", { $0.clear(Rect(x: 0, y: 0, width: 2, height: 2)) }),
+            ("clip", { $0.clip(to: Rect(x: 0, y: 0, width: 2, height: 2)) }),
+            ("gradient", { $0.setFillPaint(.image(picture, transform: .identity)); $0.fill(Rect(x: 0, y: 0, width: 4, height: 4)) }),
+            ("blend mode", { $0.setBlendMode(.copy); $0.fill(Rect(x: 0, y: 0, width: 4, height: 4)) }),
+            ("composite", { $0.composite(picture, region: IntRect(x: 0, y: 0, width: 4, height: 4), alpha: 1) }),
+        ]
+        for (name, call) in calls {
+            let recording = FillRecording()
+            let context = GraphicsContext(recordingInto: recording, clip: IntRect(x: 0, y: 0, width: 8, height: 8))
+            context.fill(Rect(x: 0, y: 0, width: 8, height: 8))
+            call(context)
+            #expect(!recording.isComplete, "\(name)")
+        }
+        let recording = FillRecording()
+        let context = GraphicsContext(recordingInto: recording, clip: IntRect(x: 0, y: 0, width: 8, height: 8))
+        context.fill(Rect(x: 0, y: 0, width: 8, height: 8))
+        context.stroke(Rect(x: 1, y: 1, width: 4, height: 4))
+        #expect(recording.isComplete && recording.fills.count == 2)
+    }
+}
