@@ -17,7 +17,7 @@ final class RaysScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
     private let container = Layer()
-    private let rays = Layer()
+    private let rays = ShapeLayer()
     private let hint: Hint
     private var size: Size
     private var containerFraction = 1.0
@@ -33,6 +33,10 @@ final class RaysScene: Scene {
         hint = Hint(in: setup.size, text: "g/r turn, 1-6 resize")
         root.backgroundColor = Self.background
         container.backgroundColor = Self.secondary
+        rays.fillColor = Self.rayColor
+        rays.strokeColor = Self.strokeColor
+        rays.lineWidth = 2
+        rays.lineJoin = .round
         container.masksToBounds = true
         container.addSublayer(rays)
         root.addSublayer(container)
@@ -48,9 +52,9 @@ final class RaysScene: Scene {
             let bounds = containerBounds(containerFraction)
             container.bounds = bounds
             container.position = Point(x: size.width / 2, y: size.height / 2)
-            let (bitmap, side) = Self.raysBitmap(for: size)
+            let (path, side) = Self.raysPath(for: size)
             rays.bounds = Rect(x: 0, y: 0, width: side, height: side)
-            rays.contents = bitmap
+            rays.path = path
             rays.position = Point(x: bounds.width / 2, y: bounds.height / 2)
             hint.layout(in: size)
         }
@@ -97,21 +101,15 @@ final class RaysScene: Scene {
         rays.add(turn, forKey: Self.key)
     }
 
-    /// The widest the rays' picture is drawn; a larger frame (diagonal beyond it) shows it
-    /// scaled up, so every frame size renders, at a bounded cost (64 MB at most).
-    static let largestPictureSide = 4096
-
-    /// Eight rays (every second of sixteen slices) of radius sqrt(cx² + cy²), stroked, and the
-    /// side of the square they fill (the layer's bounds; the picture may be smaller, scaled up).
-    private static func raysBitmap(for size: Size) -> (Bitmap, side: Double) {
+    /// Eight rays (every second of sixteen slices) of radius sqrt(cx² + cy²), in the coordinates
+    /// of the square they fill, and that square's side. They are geometry, not a picture: each
+    /// frame fills and strokes them at the frame's angle (a rotated picture would be resampled,
+    /// every pixel of the frame, every frame).
+    private static func raysPath(for size: Size) -> (Path, side: Double) {
         let diagonal = (size.width * size.width + size.height * size.height).squareRoot()
-        let side = Int(diagonal.rounded(.up)) + 2
-        let pictureSide = min(side, largestPictureSide)
-        let scale = Double(pictureSide) / Double(side)
-        let radius = diagonal / 2 * scale
-        let bitmap = try! Bitmap(width: pictureSide, height: pictureSide)  // 1...4096: cannot throw
-        let context = GraphicsContext(bitmap: bitmap)
-        let c = Point(x: Double(pictureSide) / 2, y: Double(pictureSide) / 2)
+        let side = diagonal.rounded(.up) + 2
+        let radius = diagonal / 2
+        let c = Point(x: side / 2, y: side / 2)
         let slice = 2 * Double.pi / 16
         var path = Path()
         for i in stride(from: 0, to: 16, by: 2) {
@@ -121,12 +119,6 @@ final class RaysScene: Scene {
             path.addLine(to: Point(x: c.x + radius * cos(a1), y: c.y + radius * sin(a1)))
             path.closeSubpath()
         }
-        context.setFillColor(rayColor)
-        context.fill(path)
-        context.setStrokeColor(strokeColor)
-        context.setLineWidth(2)
-        context.setLineJoin(.round)
-        context.stroke(path)
-        return (bitmap, Double(side))
+        return (path, side)
     }
 }
