@@ -66,8 +66,14 @@ let package = Package(
         // Golden-image comparison shared by every test target.
         .target(name: "RasterTestSupport", dependencies: ["Raster"], path: "Tests/RasterTestSupport", swiftSettings: strict),
 
-        // Starts a private Xvfb on a free display for the window tests.
-        .target(name: "X11TestSupport", path: "Tests/X11TestSupport", swiftSettings: strict),
+        // Starts a private Xvfb on a free display for the window tests, and plays the user and
+        // the window manager there (X11TestClient). Test-only: no product ships it.
+        .target(
+            name: "X11TestSupport",
+            dependencies: ["CX11", "Raster", "X11Presenter"],
+            path: "Tests/X11TestSupport",
+            swiftSettings: strict
+        ),
 
         .testTarget(name: "DisplayClockTests", dependencies: ["DisplayClock"], swiftSettings: strict),
         .testTarget(

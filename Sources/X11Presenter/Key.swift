@@ -27,7 +27,7 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The keysym that produces this key (lowercase letters).
-    var keysym: UInt {
+    public var keysym: UInt {
         switch self {
         case .g: 0x67
         case .space: 0x20

@@ -1,19 +1,20 @@
 // X11TestClient: a second client on the same display, for tests: reads window pixels back and
-// sends the events a user or window manager would. Not part of the public API (SPI "Testing").
+// sends the events a user or window manager would. A test-support type: not shipped to users.
 
-internal import CX11
+import CX11
 import Raster
+@_spi(Testing) import X11Presenter
 
 /// Another connection to a display, playing the user and the window manager in tests.
 ///
 /// Like ``X11Window``, use it from one thread only.
-@_spi(Testing) public final class X11TestClient {
+public final class X11TestClient {
     private let display: OpaquePointer
-    private let watch = ConnectionWatch()
+    private let watch = X11ConnectionWatch()
 
     /// Opens a connection to `displayName`.
     public init(displayName: String) throws(X11Error) {
-        ErrorTrap.installHandlers()
+        X11ErrorTrap.installHandlers()
         guard let display = XOpenDisplay(displayName) else { throw .cannotOpenDisplay(displayName) }
         self.display = display
         watch.install(on: display)
@@ -54,7 +55,7 @@ import Raster
             var format: Int32 = 0
             var count: UInt = 0, remaining: UInt = 0
             var data: UnsafeMutablePointer<UInt8>?
-            let error = ErrorTrap.trapErrors(on: display) {
+            let error = X11ErrorTrap.trapErrors(on: display) {
                 _ = XGetWindowProperty(display, Window(id), property, 0, 1, 0, Atom(AnyPropertyType), &type, &format, &count, &remaining, &data)
             }
             defer { if let data { XFree(data) } }
@@ -67,7 +68,7 @@ import Raster
     /// The window's size, or `nil` if there is no such window.
     public func size(ofWindow id: UInt) -> (width: Int, height: Int)? {
         var attributes = XWindowAttributes()
-        let ok = ErrorTrap.trapErrors(on: display) { _ = XGetWindowAttributes(display, Window(id), &attributes) } == 0
+        let ok = X11ErrorTrap.trapErrors(on: display) { _ = XGetWindowAttributes(display, Window(id), &attributes) } == 0
         return ok ? (Int(attributes.width), Int(attributes.height)) : nil
     }
 
@@ -76,7 +77,7 @@ import Raster
     public func image(ofWindow id: UInt) -> Bitmap? {
         guard let (width, height) = size(ofWindow: id) else { return nil }
         var image: UnsafeMutablePointer<XImage>?
-        let error = ErrorTrap.trapErrors(on: display) {
+        let error = X11ErrorTrap.trapErrors(on: display) {
             image = XGetImage(display, Window(id), 0, 0, UInt32(width), UInt32(height), ~0, ZPixmap)
         }
         guard error == 0, let image, let bitmap = try? Bitmap(width: width, height: height) else { return nil }
@@ -90,8 +91,11 @@ import Raster
     }
 
     /// Sends a key press and release to the window, as `xdotool key --window` does.
-    public func send(_ key: Key, toWindow id: UInt) {
-        let keycode = XKeysymToKeycode(display, KeySym(key.keysym))
+    public func send(_ key: Key, toWindow id: UInt) { send(keysym: key.keysym, toWindow: id) }
+
+    /// Sends a press and release of the key that produces `keysym` (`XK_*`) to the window.
+    public func send(keysym: UInt, toWindow id: UInt) {
+        let keycode = XKeysymToKeycode(display, KeySym(keysym))
         for type in [KeyPress, KeyRelease] {
             var event = XEvent()
             event.xkey.type = type
