@@ -28,25 +28,46 @@ extension Layer {
             .concatenating(Transform(translationX: s.position.x, y: s.position.y))
     }
 
-    /// Maps this layer's coordinates to the root's (model values).
+    /// Maps the coordinates of this layer's sublayers' superlayer space (this layer's space
+    /// before ``sublayerTransform``) to this layer's: the sublayer transform about the anchor.
+    var sublayerTransformAboutAnchor: Transform {
+        let s = state
+        let t = s.effects.sublayerTransform
+        guard !t.isIdentity else { return .identity }
+        let ax = s.bounds.minX + s.anchorPoint.x * s.bounds.width
+        let ay = s.bounds.minY + s.anchorPoint.y * s.bounds.height
+        return Transform(translationX: -ax, y: -ay).concatenating(t).concatenating(Transform(translationX: ax, y: ay))
+    }
+
+    /// Maps this layer's coordinates to the root's (this layer's values, model or presented),
+    /// through each superlayer's ``sublayerTransform`` (a mask's owner applies none to it).
     var transformToRoot: Transform {
         var t = transformToSuperlayer
         var layer = self
-        while let parent = layer.superlayerStorage ?? layer.maskOwner {
-            t = t.concatenating(parent.transformToSuperlayer)
-            layer = parent
+        while true {
+            if let parent = layer.superlayerStorage {
+                t = t.concatenating(parent.sublayerTransformAboutAnchor).concatenating(parent.transformToSuperlayer)
+                layer = parent
+            } else if let owner = layer.maskOwner {
+                t = t.concatenating(owner.transformToSuperlayer)
+                layer = owner
+            } else {
+                return t
+            }
         }
-        return t
     }
 
-    /// Converts `point` from `layer`'s coordinates (the root's when `nil`) to this layer's.
+    /// Converts `point` from `layer`'s coordinate space to this layer's, as
+    /// `CALayer.convert(_:from:)`. With `nil`, `point` is in the coordinates of this layer's root
+    /// (the topmost superlayer: the window's space when the root fills it). The layers must share a root.
     public func convert(_ point: Point, from layer: Layer?) -> Point {
         let root = (layer?.transformToRoot ?? .identity)
         guard let inverse = transformToRoot.inverted() else { return point }
         return point.applying(root).applying(inverse)
     }
 
-    /// Converts `point` from this layer's coordinates to `layer`'s (the root's when `nil`).
+    /// Converts `point` from this layer's coordinate space to `layer`'s (its root's when `nil`),
+    /// as `CALayer.convert(_:to:)`.
     public func convert(_ point: Point, to layer: Layer?) -> Point {
         let mine = point.applying(transformToRoot)
         guard let target = layer else { return mine }
@@ -54,22 +75,43 @@ extension Layer {
         return mine.applying(inverse)
     }
 
-    /// The deepest visible layer containing `point` (in the superlayer's coordinates), using
-    /// presentation values when the layer has been committed (hit-testing during animations).
+    /// The farthest descendant of this layer (or the layer itself) that contains `point`, or
+    /// `nil`, as `CALayer.hitTest(_:)`. `point` is in the coordinate space of this layer's
+    /// **superlayer** (for the root: the space its ``position`` is given in).
+    ///
+    /// Sublayers are tried front to back: those drawn last first, ordered by ``zPosition``
+    /// where it is set. Hidden layers and their sublayers are never hit; a layer that
+    /// ``masksToBounds`` is hit, through its sublayers, only inside its bounds; transforms,
+    /// ``sublayerTransform``, ``anchorPoint`` and the bounds' origin are honoured, and a layer
+    /// whose transform collapses it (not invertible) is never hit. A layer is hit where
+    /// ``contains(_:)`` says so (override it for another shape).
+    ///
+    /// As in Core Animation, a model layer is tested with its model values: where animations
+    /// put it is found by hit-testing the presentation copies (``presentation()``), whose
+    /// ``model()`` is the layer to act on.
     public func hitTest(_ point: Point) -> Layer? {
-        let shown: Layer = hasBeenCommitted && !isPresentationCopy
-            ? updatedPresentation(atMediaTime: LayerClock.currentTime) : self
-        guard !shown.state.isHidden, let inverse = shown.transformToSuperlayer.inverted() else { return nil }
+        let s = state
+        guard !s.isHidden, let inverse = transformToSuperlayer.inverted() else { return nil }
         let local = point.applying(inverse)
-        if shown.state.masksToBounds && !shown.state.bounds.contains(local) { return nil }
-        for sub in sublayerStorage.reversed() {
-            if let hit = sub.hitTest(local) { return hit }
+        if s.masksToBounds && !contains(local) { return nil }
+        if !sublayerStorage.isEmpty, let inner = sublayerTransformAboutAnchor.inverted().map({ local.applying($0) }) {
+            for sub in sublayersFrontToBack() {
+                if let hit = sub.hitTest(inner) { return hit }
+            }
         }
-        return shown.state.bounds.contains(local) ? self : nil
+        return contains(local) ? self : nil
     }
 
-    /// Whether `point`, in this layer's coordinates, lies inside its bounds.
-    public func contains(_ point: Point) -> Bool { state.bounds.contains(point) }
+    /// The sublayers in the order they are hit: the reverse of their drawing order, which is
+    /// by ``zPosition`` (stable: equal values keep their order), as the renderer draws them.
+    private func sublayersFrontToBack() -> [Layer] {
+        let sublayers = sublayerStorage
+        guard sublayers.contains(where: { $0.state.effects.zPosition != 0 }) else { return sublayers.reversed() }
+        let drawn = sublayers.enumerated().sorted {
+            ($0.element.state.effects.zPosition, $0.offset) < ($1.element.state.effects.zPosition, $1.offset)
+        }
+        return drawn.reversed().map(\.element)
+    }
 
     // MARK: Time
 

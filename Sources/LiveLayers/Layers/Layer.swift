@@ -355,6 +355,13 @@ open class Layer {
         LayerRuntime.shared.touch(self)
     }
 
+    // MARK: Hit-testing
+
+    /// Whether `point`, in this layer's own coordinate space, lies inside its ``bounds``
+    /// (the minimum edges included, the maximum ones not), as `CALayer.contains(_:)`.
+    /// ``hitTest(_:)`` asks it; override it to give a layer another hit shape.
+    open func contains(_ point: Point) -> Bool { state.bounds.contains(point) }
+
     // MARK: Display
 
     /// Draws the layer's content, in its own coordinates (the bounds), into its backing store.
