@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "LiveLayers", targets: ["LiveLayers"]),
         .library(name: "X11Presenter", targets: ["X11Presenter"]),
+        .library(name: "LayerHost", targets: ["LayerHost"]),
         .executable(name: "live-player", targets: ["live-player"]),
     ],
     dependencies: [
@@ -54,10 +55,17 @@ let package = Package(
         // The X11 window: MIT-SHM blit, events. The only Swift code that imports CX11.
         .target(name: "X11Presenter", dependencies: ["CX11", "Raster"], swiftSettings: strict),
 
+        // A layer tree in a window or off-screen: the one frame loop (link, render, present, events).
+        .target(
+            name: "LayerHost",
+            dependencies: ["DisplayClock", "LiveLayers", "Raster", "X11Presenter"],
+            swiftSettings: strict
+        ),
+
         .executableTarget(
             name: "live-player",
             dependencies: [
-                "DisplayClock", "Raster", "LiveLayers", "X11Presenter",
+                "DisplayClock", "Raster", "LiveLayers", "X11Presenter", "LayerHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -88,6 +96,7 @@ let package = Package(
             resources: [.copy("Goldens")],
             swiftSettings: strict
         ),
+        .testTarget(name: "LayerHostTests", dependencies: ["LayerHost", "LiveLayers", "Raster", "DisplayClock"], swiftSettings: strict),
         .testTarget(name: "X11PresenterTests", dependencies: ["X11Presenter", "Raster", "X11TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LivePlayerTests",

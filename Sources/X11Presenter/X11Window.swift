@@ -38,7 +38,7 @@ public final class X11Window {
         public var width: Int
         /// The initial height in pixels.
         public var height: Int
-        /// Whether to try MIT-SHM (`false` is `--no-shm`).
+        /// Whether to try MIT-SHM; `false` sends every frame with `XPutImage`.
         public var usesSharedMemory: Bool
         /// How long to wait for the server to finish reading a shared-memory frame before
         /// giving up on that frame's completion event (a server that never answers must not hang us).
@@ -172,7 +172,7 @@ public final class X11Window {
         let made: (any ServerImage, Transport)
         do {
             made = try Self.makeImage(display, watch: watch, visual: visual, depth: depth, width: width, height: height,
-                                      sharedMemory: lostDuringSetUp ? "the connection was lost" : configuration.usesSharedMemory ? nil : "--no-shm was given")
+                                      sharedMemory: lostDuringSetUp ? "the connection was lost" : configuration.usesSharedMemory ? nil : "shared memory was not asked for")
         } catch {
             XFreeGC(display, gc)
             XDestroyWindow(display, window)

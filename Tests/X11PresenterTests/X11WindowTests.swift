@@ -65,7 +65,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
 
     @Test func putImageFallbackReadsBackEqual() throws {
         let window = try openWindow(title: "putimage", sharedMemory: false)
-        #expect(window.transport == .putImage(reason: "--no-shm was given"))
+        #expect(window.transport == .putImage(reason: "shared memory was not asked for"))
         let frame = window.acquireFrameBuffer()
         drawPattern(into: frame, seed: 99)
         let expected = frame.cropped(to: frame.bounds)!

@@ -1,6 +1,7 @@
 // HeadlessPlayer: the same frame path into an off-screen bitmap, on a virtual clock.
 
 import DisplayClock
+import LayerHost
 import LiveLayers
 import Raster
 
@@ -29,9 +30,10 @@ struct HeadlessPlayer {
         var cycles = 0
         pipeline.onCycleComplete = { cycles += 1 }
         let startTime = clock.now()
-        var mediaTime = 0.0
         var wallStart = 0.0, wallEnd = 0.0
 
+        let source = HeadlessFrames(pipeline: pipeline, startTime: startTime)
+        let host = HeadlessHost(bitmap: pipeline.sceneBitmap, link: link, source: source)
         if let at = options.at {
             // The scene appears at 0, go is pressed at 0; every tick before T animates (the line
             // scene counts them), and the frame at exactly T is rendered.
@@ -46,18 +48,11 @@ struct HeadlessPlayer {
                 tick += 1
             }
             wallStart = CACurrentMediaTime()
-            if StopSignals.pending == nil {
-                pipeline.produceFrame(mediaTime: base + at, into: pipeline.sceneBitmap)
-                pipeline.finishFrame(blit: 0)
-            }
+            if StopSignals.pending == nil { host.drawFrame(at: base + at) }
             wallEnd = CACurrentMediaTime()
         } else {
             let base = LayerClock.currentTime
-            link.handler = { frame in
-                mediaTime = base + frame.targetTimestamp - startTime
-                pipeline.produceFrame(mediaTime: mediaTime, into: pipeline.sceneBitmap)
-                pipeline.finishFrame(blit: 0)
-            }
+            source.base = base
             LayerClock.advance(to: base)
             pipeline.scene.go()
             pipeline.onCycleComplete = {
@@ -65,15 +60,10 @@ struct HeadlessPlayer {
                 if options.autoplay { pipeline.scene.go() }
             }
             wallStart = CACurrentMediaTime()
-            while StopSignals.pending == nil {
-                if let frames = options.frames {
-                    if pipeline.log.count >= frames { break }
-                } else if pipeline.log.count > 0, (cycles > 0 && !pipeline.isAnimating) || mediaTime - base >= Self.longestCycle {
-                    break
-                }
-                guard let deadline = link.nextDeadline else { break }
-                if options.realtime { clock.wait(until: deadline) } else { virtual.advance(to: max(deadline, virtual.now())) }
-                _ = link.service()
+            host.run {
+                guard StopSignals.pending == nil else { return true }
+                if let frames = options.frames { return pipeline.log.count >= frames }
+                return pipeline.log.count > 0 && ((cycles > 0 && !pipeline.isAnimating) || source.mediaTime - base >= Self.longestCycle)
             }
             wallEnd = CACurrentMediaTime()
         }
@@ -90,4 +80,33 @@ struct HeadlessPlayer {
         if let signal = StopSignals.pending { return StopSignals.exitStatus(for: signal) }
         return status
     }
+}
+
+/// The headless host's frame source: the pipeline at media time `base` plus the clock's time
+/// since the start; a frame is always due (the run decides when to end).
+@MainActor
+private final class HeadlessFrames: FrameSource {
+    let pipeline: FramePipeline
+    let startTime: Double
+    var base = 0.0
+    private(set) var mediaTime = 0.0
+
+    init(pipeline: FramePipeline, startTime: Double) {
+        self.pipeline = pipeline
+        self.startTime = startTime
+    }
+
+    func nextFrameTime(now: Double) -> Double { now }
+
+    func mediaTime(for frame: DisplayLink.Frame) -> Double {
+        mediaTime = base + frame.targetTimestamp - startTime
+        return mediaTime
+    }
+
+    func drawFrame(at mediaTime: Double, into target: Bitmap) -> [IntRect] {
+        pipeline.produceFrame(mediaTime: mediaTime, into: target)
+        return pipeline.targetDamage
+    }
+
+    func framePresented(blitDuration: Double) { pipeline.finishFrame(blit: 0) }
 }

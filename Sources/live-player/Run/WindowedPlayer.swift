@@ -1,6 +1,7 @@
-// WindowedPlayer: the frame loop with a window: one wait for X events and the next deadline.
+// WindowedPlayer: the player's scenes, keys and overlay on a WindowHost.
 
 import DisplayClock
+import LayerHost
 import LiveLayers
 import Raster
 import X11Presenter
@@ -10,25 +11,24 @@ import Glibc
 
 /// Plays a scene in an X11 window.
 ///
-/// One thread does everything (Xlib, layers, rendering): it blocks in a single `FrameWaiter`
-/// wait on the X connection and the display link's next deadline. When nothing animates and
-/// nothing needs display, or the window is unmapped, the link is paused and the wait is on the X
-/// connection alone, so an idle or hidden player uses no CPU until an event arrives.
+/// The frame loop is ``WindowHost``'s: one wait on the X connection, the stop signals' pipe and
+/// the display link's next deadline; while nothing animates, media time is paused, or the window
+/// is unmapped, the link is paused and an idle or hidden player uses no CPU until an event arrives.
+/// The player is the host's frame source: its media timeline (pause, slow motion, steps) and
+/// pipeline (scene, overlay) make each frame.
 @MainActor
-final class WindowedPlayer {
+final class WindowedPlayer: FrameSource {
     private let options: PlayerOptions
     private let window: X11Window
     private let link: DisplayLink
+    private var host: WindowHost!
     private var pipeline: FramePipeline!
     private var timeline = MediaTimeline()
-    private var running = true
-    /// Unmapped or iconified: nothing drawn would be seen.
-    private var isHidden = false
     private var lostConnection = false
-    private var events: [WindowEvent] = []
     private var screenshotCount = 0
     private var firstFrameWall: Double?
     private var lastFrameWall = 0.0
+    private var deliversTick = true
     /// `LIVE_PLAYER_TRACE_KEYS=1` prints every key as it is handled (for tests and debugging).
     private let traceKeys = getenv("LIVE_PLAYER_TRACE_KEYS").map { String(cString: $0) == "1" } ?? false
 
@@ -38,7 +38,6 @@ final class WindowedPlayer {
         link = DisplayLink(refreshRate: options.frameRate == .unlimited ? 60 : Double(max(60, Self.refreshFor(options.frameRate))))
         if case let .fixed(n) = options.frameRate { link.preferredFramesPerSecond = n }
         link.isUnthrottled = options.frameRate == .unlimited
-        events.reserveCapacity(32)
     }
 
     /// The refresh grid: 60 Hz, or the target itself when it is above 60.
@@ -53,7 +52,8 @@ final class WindowedPlayer {
         case .sharedMemory: transport = "MIT-SHM"
         case let .putImage(reason):
             transport = "XPutImage"
-            printError("not using MIT-SHM (\(reason)); frames go through XPutImage")
+            // The window's reasons are the library's; the flag that asked for it is the player's.
+            printError("not using MIT-SHM (\(options.usesSharedMemory ? reason : "--no-shm was given")); frames go through XPutImage")
         }
         window.onNotice = { printError($0) }
         let overlay = FPSOverlay(transportLabel: transport, frameRate: options.frameRate)
@@ -69,34 +69,18 @@ final class WindowedPlayer {
             guard let self, self.options.autoplay else { return }
             self.pipeline.scene.go()
         }
-        let waiter: FrameWaiter
-        do { waiter = try FrameWaiter() } catch {
-            printError("\(error)")
-            return 1
+        host = WindowHost(window: window, link: link, source: self)
+        if StopSignals.descriptor >= 0 { host.watch(StopSignals.descriptor) }
+        host.onEvent = { [unowned self] event in handle(event) }
+        host.onWake = { [unowned self] in
+            if StopSignals.pending != nil { host.stop() }
         }
-        waiter.watch(window.connectionFileDescriptor)
-        if StopSignals.descriptor >= 0 { waiter.watch(StopSignals.descriptor) }
-        link.handler = { [unowned self] frame in self.frame(frame) }
 
         LayerClock.advance(to: 0)
         if options.autoplay { pipeline.scene.go() }
-        while running {
-            window.processEvents(into: &events)
-            for event in events { handle(event) }
-            events.removeAll(keepingCapacity: true)
-            guard running else { break }
-            // Whatever changes the picture (resize, scene switch, overlay) draws a frame even with
-            // media time paused; animations only run with it.
-            link.isPaused = isHidden || !(pipeline.hasPendingRedraw || !timeline.isPaused && pipeline.isAnimating)
-            // Events read from the socket while handling the last batch are not on the descriptor.
-            if window.hasQueuedEvents { continue }
-            do { try waiter.wait(until: link.nextDeadline) } catch {
-                printError("\(error)")
-                return 1
-            }
-            if StopSignals.pending != nil { break }
-            _ = link.service()
-            if let frames = options.frames, pipeline.log.count >= frames { running = false }
+        do { try host.run() } catch {
+            printError("\(error)")
+            return 1
         }
         let status = finish()
         if let signal = StopSignals.pending { return StopSignals.exitStatus(for: signal) }
@@ -118,23 +102,44 @@ final class WindowedPlayer {
         return status
     }
 
-    // MARK: Frames
+    // MARK: Frames (the host's frame source)
 
-    private func frame(_ frame: DisplayLink.Frame) {
-        let wallStart = CACurrentMediaTime()
-        if firstFrameWall == nil { firstFrameWall = wallStart }
-        timeline.sync(toClock: frame.targetTimestamp)
-        // A redraw while paused shows the same media time: no tick for scenes that count them.
-        render(deliversTick: !timeline.isPaused)
-        lastFrameWall = CACurrentMediaTime()
+    /// Whatever changes the picture (resize, scene switch, overlay) draws a frame even with
+    /// media time paused; animations only run with it.
+    func nextFrameTime(now: Double) -> Double {
+        pipeline.hasPendingRedraw || !timeline.isPaused && pipeline.isAnimating ? now : .infinity
     }
 
+    func mediaTime(for frame: DisplayLink.Frame) -> Double {
+        if firstFrameWall == nil { firstFrameWall = CACurrentMediaTime() }
+        timeline.sync(toClock: frame.targetTimestamp)
+        // A redraw while paused shows the same media time: no tick for scenes that count them.
+        deliversTick = !timeline.isPaused
+        return timeline.time
+    }
+
+    func drawFrame(at mediaTime: Double, into target: Bitmap) -> [IntRect] {
+        pipeline.produceFrame(mediaTime: mediaTime, into: target, deliversTick: deliversTick)
+        deliversTick = true
+        return pipeline.targetDamage
+    }
+
+    func framePresented(blitDuration: Double) {
+        pipeline.finishFrame(blit: blitDuration)
+        lastFrameWall = CACurrentMediaTime()
+        if let frames = options.frames, pipeline.log.count >= frames { host.stop() }
+    }
+
+    func frameBufferResized(width: Int, height: Int) {
+        do { try pipeline.resize(width: width, height: height) } catch {
+            printError("\(error)")
+        }
+    }
+
+    /// Draws the frame at the current media time now (a step, a screenshot before any frame).
     private func render(deliversTick: Bool) {
-        let target = window.acquireFrameBuffer()
-        pipeline.produceFrame(mediaTime: timeline.time, into: target, deliversTick: deliversTick)
-        let start = CACurrentMediaTime()
-        window.present(damage: pipeline.targetDamage)
-        pipeline.finishFrame(blit: CACurrentMediaTime() - start)
+        self.deliversTick = deliversTick
+        host.drawFrame(at: timeline.time)
     }
 
     // MARK: Events
@@ -142,22 +147,12 @@ final class WindowedPlayer {
     private func handle(_ event: WindowEvent) {
         switch event {
         case let .key(key): handle(key)
-        case .close, .destroyed: running = false
-        case let .resize(width, height):
-            // The frame buffer is clamped to the largest bitmap; the scene renders at its size.
-            let frame = X11Window.frameSize(forWindowWidth: width, height: height)
-            do { try pipeline.resize(width: frame.width, height: frame.height) } catch {
-                printError("\(error)")
-            }
-        case .expose: isHidden = false  // the window re-blitted it from the last frame
-        case .hidden: isHidden = true
-        case .shown: isHidden = false
         case .connectionLost:
-            running = false
             // An interrupted connection (a stop signal on a stuck server) is not a lost server.
             guard StopSignals.pending == nil else { return }
             lostConnection = true
             printError("lost the connection to the X server \(window.displayName)")
+        default: break  // the host pauses, resizes and stops for the rest
         }
     }
 
@@ -197,7 +192,7 @@ final class WindowedPlayer {
             catchUp()
             pipeline.switchScene(to: pipeline.kind.next)
         case .q, .escape:
-            running = false
+            host.stop()
         }
     }
 

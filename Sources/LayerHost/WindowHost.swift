@@ -1,0 +1,150 @@
+// WindowHost: the one frame loop with a window: events, the next deadline, draw, present.
+
+import DisplayClock
+import LiveLayers
+import Raster
+import X11Presenter
+
+/// Shows a layer tree (or any ``FrameSource``) in an X11 window, driven by a display link.
+///
+/// One thread does everything (Xlib, layers, rendering): the host blocks in a single wait on
+/// the X connection, any descriptors given to ``watch(_:)``, and the next deadline. While
+/// nothing animates, or the window is unmapped, the link is paused and the wait is on the
+/// descriptors alone (or until a delayed animation begins), so an idle host uses no CPU.
+///
+/// ```swift
+/// let root = Layer()
+/// let host = try WindowHost(title: "Hello", width: 640, height: 480, rootLayer: root)
+/// try host.run()
+/// ```
+@MainActor
+public final class WindowHost {
+    /// What ended a run, or failed to start one.
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        /// The window could not be opened.
+        case window(X11Error)
+        /// The wait for events and deadlines failed.
+        case wait(FrameWaiter.Error)
+
+        public var description: String {
+            switch self {
+            case let .window(error): "\(error)"
+            case let .wait(error): "\(error)"
+            }
+        }
+    }
+
+    /// The window frames are shown in.
+    public let window: X11Window
+    /// The display link whose ticks draw frames.
+    public let link: DisplayLink
+    /// What the frames show.
+    public let source: any FrameSource
+    /// Called at each tick of the link, before the frame is drawn (as a `CADisplayLink` target).
+    public var onFrame: ((DisplayLink.Frame) -> Void)?
+    /// Called for each window event, in the server's order, after the host has handled it.
+    public var onEvent: ((WindowEvent) -> Void)?
+    /// Called after each wake-up of the loop, before the link is serviced (for descriptors
+    /// given to ``watch(_:)``).
+    public var onWake: (() -> Void)?
+    /// Whether the window is unmapped or iconified (nothing drawn would be seen).
+    public private(set) var isHidden = false
+    /// Whether ``run()`` is looping.
+    public private(set) var isRunning = false
+    private var watched: [Int32] = []
+    private var events: [WindowEvent] = []
+    private var stopRequested = false
+
+    /// A host for `source` in `window`, ticking on `link`.
+    public init(window: X11Window, link: DisplayLink, source: any FrameSource) {
+        self.window = window
+        self.link = link
+        self.source = source
+        events.reserveCapacity(32)
+    }
+
+    /// Opens a window titled `title` of `width` × `height` pixels showing `rootLayer`, on a
+    /// 60 Hz display link.
+    /// - Throws: ``Error/window(_:)`` when the display cannot be opened or used.
+    public convenience init(title: String, width: Int, height: Int, rootLayer: Layer,
+                            displayName: String? = nil, clearColor: Color = .black) throws(Error) {
+        let window: X11Window
+        do {
+            window = try X11Window(.init(displayName: displayName, title: title, width: width, height: height))
+        } catch {
+            throw .window(error)
+        }
+        self.init(window: window, link: DisplayLink(refreshRate: 60), source: LayerTreeSource(rootLayer: rootLayer, clearColor: clearColor))
+    }
+
+    /// Also wakes the loop when `descriptor` is readable; ``onWake`` then looks at it.
+    public func watch(_ descriptor: Int32) { watched.append(descriptor) }
+
+    /// Ends ``run()`` after the current step. Closing the window, its destruction and the
+    /// loss of the X connection stop the run too.
+    public func stop() { stopRequested = true }
+
+    /// Runs the frame loop until ``stop()``, the window is closed or destroyed, or the
+    /// connection to the X server is lost (each also delivered to ``onEvent``).
+    /// - Throws: ``Error/wait(_:)`` when waiting fails.
+    public func run() throws(Error) {
+        let waiter: FrameWaiter
+        do { waiter = try FrameWaiter() } catch { throw .wait(error) }
+        waiter.watch(window.connectionFileDescriptor)
+        for descriptor in watched { waiter.watch(descriptor) }
+        link.handler = { [unowned self] frame in self.tick(frame) }
+        defer { link.handler = nil }
+        isRunning = true
+        defer { isRunning = false }
+        while !stopRequested {
+            window.processEvents(into: &events)
+            for event in events { handle(event) }
+            events.removeAll(keepingCapacity: true)
+            guard !stopRequested else { break }
+            let now = link.clock.now()
+            let due = isHidden ? .infinity : source.nextFrameTime(now: now)
+            link.isPaused = due > now
+            // Events read from the socket while handling the last batch are not on the descriptor.
+            if window.hasQueuedEvents { continue }
+            let deadline = link.isPaused ? (due.isFinite ? due : nil) : link.nextDeadline
+            do { try waiter.wait(until: deadline) } catch { throw .wait(error) }
+            onWake?()
+            guard !stopRequested else { break }
+            if !link.isPaused { _ = link.service() }
+        }
+        stopRequested = false
+    }
+
+    /// Draws a frame at `mediaTime` now, outside the link's ticks (a step while paused, a
+    /// redraw before a screenshot), and presents it.
+    public func drawFrame(at mediaTime: Double) {
+        draw(mediaTime: mediaTime)
+    }
+
+    private func tick(_ frame: DisplayLink.Frame) {
+        onFrame?(frame)
+        draw(mediaTime: source.mediaTime(for: frame))
+    }
+
+    private func draw(mediaTime: Double) {
+        let target = window.acquireFrameBuffer()
+        let damage = source.drawFrame(at: mediaTime, into: target)
+        let start = link.clock.now()
+        window.present(damage: damage)
+        source.framePresented(blitDuration: link.clock.now() - start)
+    }
+
+    private func handle(_ event: WindowEvent) {
+        switch event {
+        case .close, .destroyed, .connectionLost: stopRequested = true
+        case let .resize(width, height):
+            // The frame buffer is clamped to the largest bitmap; the source draws at its size.
+            let frame = X11Window.frameSize(forWindowWidth: width, height: height)
+            source.frameBufferResized(width: frame.width, height: frame.height)
+        case .expose, .shown: isHidden = false  // the window re-blitted exposed areas from the last frame
+        case .hidden: isHidden = true
+        case .key: break
+        }
+        onEvent?(event)
+    }
+}
