@@ -15,7 +15,8 @@ public final class HeadlessHost {
     public let link: DisplayLink
     /// What the frames show.
     public let source: any FrameSource
-    /// Called at each tick of the link, before the frame is drawn.
+    /// Called at each tick of the link, before the frame is drawn. While it is set, the link
+    /// ticks at every refresh (as ``WindowHost/onFrame``).
     public var onFrame: ((DisplayLink.Frame) -> Void)?
     /// Whether any frame has been drawn.
     public private(set) var hasDrawn = false
@@ -59,7 +60,7 @@ public final class HeadlessHost {
         let virtual = link.clock as? VirtualClock
         while !done() {
             let now = link.clock.now()
-            let due = source.nextFrameTime(now: now)
+            let due = onFrame != nil ? now : source.nextFrameTime(now: now)
             guard due.isFinite else { break }
             link.isPaused = due > now
             guard let deadline = link.isPaused ? due : link.nextDeadline else { break }
@@ -69,7 +70,7 @@ public final class HeadlessHost {
         }
     }
 
-    /// Delivers `count` ticks (fewer if the source has nothing more to draw).
+    /// Delivers `count` ticks, one per refresh of the link.
     public func run(frames count: Int) {
         var drawn = 0
         let counting = onFrame

@@ -41,6 +41,8 @@ public final class WindowHost {
     /// What the frames show.
     public let source: any FrameSource
     /// Called at each tick of the link, before the frame is drawn (as a `CADisplayLink` target).
+    /// While it is set, the link ticks at every refresh, as a `CADisplayLink` added to a run
+    /// loop does; without it, only when the source has a frame due.
     public var onFrame: ((DisplayLink.Frame) -> Void)?
     /// Called for each window event, in the server's order, after the host has handled it.
     public var onEvent: ((WindowEvent) -> Void)?
@@ -102,7 +104,7 @@ public final class WindowHost {
             events.removeAll(keepingCapacity: true)
             guard !stopRequested else { break }
             let now = link.clock.now()
-            let due = isHidden ? .infinity : source.nextFrameTime(now: now)
+            let due = isHidden ? .infinity : onFrame != nil ? now : source.nextFrameTime(now: now)
             link.isPaused = due > now
             // Events read from the socket while handling the last batch are not on the descriptor.
             if window.hasQueuedEvents { continue }
@@ -143,7 +145,7 @@ public final class WindowHost {
             source.frameBufferResized(width: frame.width, height: frame.height)
         case .expose, .shown: isHidden = false  // the window re-blitted exposed areas from the last frame
         case .hidden: isHidden = true
-        case .key: break
+        default: break  // input: for onEvent
         }
         onEvent?(event)
     }

@@ -1,13 +1,13 @@
-// Key: the keys the player reacts to, named after their X keysyms.
+// Key: the keys the player reacts to, named after their X keysyms: a mapping of KeyEvent.
 
-/// A key the player reacts to, decoded from an X keysym.
+/// A key the player reacts to, decoded from a ``KeyEvent``'s keysym.
 public enum Key: Hashable, Sendable, CustomStringConvertible {
     case g, space, enter, r, p, rightArrow, s, f, c, tab, q, escape
     /// A digit key, `0...9`.
     case digit(Int)
 
     /// The key for an X keysym (`XK_*` in `keysymdef.h`), or `nil` for any other key.
-    init?(keysym: UInt) {
+    public init?(keysym: UInt) {
         switch keysym {
         case 0x67, 0x47: self = .g
         case 0x20: self = .space

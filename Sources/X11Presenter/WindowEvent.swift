@@ -4,8 +4,27 @@ import Raster
 
 /// Something that happened to the window, in the order the server reported it.
 public enum WindowEvent: Equatable, Sendable {
-    /// A key the player knows was pressed.
-    case key(Key)
+    /// A key went down (again, with ``KeyEvent/isRepeat``, while held).
+    case keyDown(KeyEvent)
+    /// A key went up.
+    case keyUp(KeyEvent)
+    /// The pointer moved over the window.
+    case pointerMoved(PointerEvent)
+    /// A pointer button went down over the window; the window receives the pointer's motion and
+    /// the button's release even outside it until the button goes up.
+    case pointerDown(PointerEvent)
+    /// A pointer button went up.
+    case pointerUp(PointerEvent)
+    /// The scroll wheel turned.
+    case scroll(ScrollEvent)
+    /// The pointer came into the window, at this location (window pixels).
+    case pointerEntered(Point)
+    /// The pointer left the window, at this location (window pixels).
+    case pointerExited(Point)
+    /// The window received the keyboard focus.
+    case focusGained
+    /// The window lost the keyboard focus.
+    case focusLost
     /// The user asked to close the window (`WM_DELETE_WINDOW`).
     case close
     /// Another client destroyed the window (`XDestroyWindow`, `xdotool windowclose`): nothing

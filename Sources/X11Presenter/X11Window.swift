@@ -111,6 +111,8 @@ public final class X11Window {
     private var reportedLoss = false
     private var isDestroyed = false
     private var isClosed = false
+    /// The keycode whose release was dropped as half of an auto-repeat pair.
+    private var repeatingKeycode: UInt32?
 
     /// Opens the display, picks a TrueColor visual, and maps a window with a frame buffer.
     ///
@@ -140,7 +142,8 @@ public final class X11Window {
         attributes.border_pixel = 0
         attributes.colormap = XCreateColormap(display, root, visual, AllocNone)
         // StructureNotify: resizes, destruction by another client, unmapping and mapping.
-        attributes.event_mask = ExposureMask | KeyPressMask | StructureNotifyMask
+        attributes.event_mask = ExposureMask | KeyPressMask | KeyReleaseMask | StructureNotifyMask
+            | ButtonPressMask | ButtonReleaseMask | PointerMotionMask | EnterWindowMask | LeaveWindowMask | FocusChangeMask
         let width = max(1, configuration.width), height = max(1, configuration.height)
         let window = XCreateWindow(display, root, 0, 0, UInt32(width), UInt32(height), 0, depth, UInt32(InputOutput), visual,
                                    UInt(CWBackPixel | CWBorderPixel | CWColormap | CWEventMask), &attributes)
@@ -297,8 +300,45 @@ public final class X11Window {
     private func translate(_ event: inout XEvent) -> WindowEvent? {
         switch event.type {
         case KeyPress:
-            let keysym = withUnsafeMutablePointer(to: &event.xkey) { XLookupKeysym($0, 0) }
-            return Key(keysym: UInt(keysym)).map { .key($0) }
+            let keycode = event.xkey.keycode
+            let isRepeat = repeatingKeycode == keycode
+            repeatingKeycode = nil
+            return .keyDown(keyEvent(&event, isRepeat: isRepeat))
+        case KeyRelease:
+            // Auto-repeat sends a release and a press with the same time: one held key, not two presses.
+            if let next = nextQueuedEvent(), next.type == KeyPress, next.xkey.keycode == event.xkey.keycode, next.xkey.time == event.xkey.time {
+                repeatingKeycode = event.xkey.keycode
+                return nil
+            }
+            return .keyUp(keyEvent(&event, isRepeat: false))
+        case ButtonPress, ButtonRelease:
+            let e = event.xbutton
+            let location = Point(x: Double(e.x), y: Double(e.y))
+            let modifiers = KeyModifiers(xState: e.state)
+            switch e.button {
+            case 4...7:
+                // Wheel clicks are buttons 4 to 7, pressed and released at once: the press is the scroll.
+                guard event.type == ButtonPress else { return nil }
+                let dx: Double = e.button == 6 ? 1 : e.button == 7 ? -1 : 0
+                let dy: Double = e.button == 4 ? 1 : e.button == 5 ? -1 : 0
+                return .scroll(ScrollEvent(location: location, deltaX: dx, deltaY: dy, modifiers: modifiers))
+            default:
+                let pointer = PointerEvent(location: location, button: PointerButton(xButton: e.button), modifiers: modifiers)
+                return event.type == ButtonPress ? .pointerDown(pointer) : .pointerUp(pointer)
+            }
+        case MotionNotify:
+            let e = event.xmotion
+            return .pointerMoved(PointerEvent(location: Point(x: Double(e.x), y: Double(e.y)), modifiers: KeyModifiers(xState: e.state)))
+        case EnterNotify, LeaveNotify:
+            let e = event.xcrossing
+            // Crossings caused by grabs (a button held across the border) are not the pointer's moves.
+            guard e.mode == NotifyNormal else { return nil }
+            let location = Point(x: Double(e.x), y: Double(e.y))
+            return event.type == EnterNotify ? .pointerEntered(location) : .pointerExited(location)
+        case FocusIn, FocusOut:
+            let e = event.xfocus
+            guard e.mode == NotifyNormal || e.mode == NotifyWhileGrabbed, e.detail != NotifyPointer else { return nil }
+            return event.type == FocusIn ? .focusGained : .focusLost
         case ClientMessage:
             let message = event.xclient
             if message.message_type == protocolsAtom, Atom(message.data.l.0) == deleteWindowAtom { return .close }
@@ -329,6 +369,35 @@ public final class X11Window {
         default:
             return nil
         }
+    }
+
+    /// A key event's keysym (unmodified), text (modified, Latin-1 as `XLookupString` gives it,
+    /// control characters left out) and modifiers.
+    private func keyEvent(_ event: inout XEvent, isRepeat: Bool) -> KeyEvent {
+        let keysym = withUnsafeMutablePointer(to: &event.xkey) { XLookupKeysym($0, 0) }
+        var text = ""
+        if event.type == KeyPress {
+            var bytes: (CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar) = (0, 0, 0, 0, 0, 0, 0, 0)
+            let count = withUnsafeMutablePointer(to: &bytes) { buffer in
+                buffer.withMemoryRebound(to: CChar.self, capacity: 8) { chars in
+                    withUnsafeMutablePointer(to: &event.xkey) { XLookupString($0, chars, 8, nil, nil) }
+                }
+            }
+            withUnsafeBytes(of: bytes) { raw in
+                for byte in raw.prefix(Int(max(0, count))) where byte >= 0x20 && byte != 0x7F {
+                    text.unicodeScalars.append(Unicode.Scalar(byte))
+                }
+            }
+        }
+        return KeyEvent(keysym: UInt(keysym), text: text, modifiers: KeyModifiers(xState: event.xkey.state), isRepeat: isRepeat)
+    }
+
+    /// The next event already read or readable without blocking, left in the queue.
+    private func nextQueuedEvent() -> XEvent? {
+        guard XEventsQueued(display, QueuedAfterReading) > 0 else { return nil }
+        var next = XEvent()
+        XPeekEvent(display, &next)
+        return next
     }
 
     /// Whether the next event already read is a ConfigureNotify of this window (no waiting).

@@ -35,8 +35,13 @@ extension X11WindowTests {
         client.resize(window: window.windowID, width: 80, height: 60)
         client.send(.q, toWindow: window.windowID)
         client.sync()
-        let events = pump(window) { $0.contains(.key(.q)) }.filter { if case .expose = $0 { false } else { true } }
-        #expect(events == [.key(.g), .resize(width: 80, height: 60), .key(.q)])
+        let events = pump(window) { $0.contains(.keyDown(KeyEvent(keysym: 0x71, text: "q"))) }.filter {
+            switch $0 {
+            case .keyDown, .resize: true
+            default: false
+            }
+        }
+        #expect(events == [.keyDown(KeyEvent(keysym: 0x67, text: "g")), .resize(width: 80, height: 60), .keyDown(KeyEvent(keysym: 0x71, text: "q"))])
         #expect(before.width == 64, "the frame buffer changed before the owner asked for it")
         let after = window.acquireFrameBuffer()
         #expect(after.width == 80 && after.height == 60)

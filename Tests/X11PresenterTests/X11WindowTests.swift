@@ -100,7 +100,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         }
         client.sendCloseRequest(toWindow: window.windowID)
         let events = pump(window) { $0.contains(.close) }
-        let keys = events.compactMap { if case let .key(k) = $0 { k } else { nil } }
+        let keys = events.compactMap { if case let .keyDown(k) = $0 { Key(keysym: k.keysym) } else { nil } }
         #expect(keys == [.g, .space, .enter, .r, .p, .s, .f, .c, .q, .rightArrow, .digit(1), .digit(6), .tab, .escape])
         #expect(events.last == .close)
     }
@@ -122,7 +122,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(window.hasQueuedEvents)
         events.removeAll()
         window.processEvents(into: &events)
-        #expect(events.contains(.key(.q)))
+        #expect(events.contains(.keyDown(KeyEvent(keysym: 0x71, text: "q"))))
         #expect(!window.hasQueuedEvents)
     }
 

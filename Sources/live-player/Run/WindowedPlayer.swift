@@ -146,7 +146,9 @@ final class WindowedPlayer: FrameSource {
 
     private func handle(_ event: WindowEvent) {
         switch event {
-        case let .key(key): handle(key)
+        case let .keyDown(event):
+            // Held keys repeat their action, as they always have.
+            if let key = Key(keysym: event.keysym) { handle(key) }
         case .connectionLost:
             // An interrupted connection (a stop signal on a stuck server) is not a lost server.
             guard StopSignals.pending == nil else { return }
