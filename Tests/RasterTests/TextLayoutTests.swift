@@ -85,6 +85,18 @@ import Testing
         #expect(justified.lines.last!.width < 100)
     }
 
+    @Test func asciiDrawingMatchesTheLaidOutText() throws {
+        let face = try #require(Typeface.named("DejaVu Sans Mono"))
+        let text = "FPS 59.9  p99 16.71 ms\nAV To"
+        let direct = try Bitmap(width: 160, height: 40), laidOut = try Bitmap(width: 160, height: 40)
+        face.draw(ascii: Array(text.utf8), size: 10, into: direct, at: Point(x: 3.25, y: 2), color: .white)
+        let layout = TextLayout(StyledText(text), style: TextStyle(fontFamily: "DejaVu Sans Mono", fontSize: 10, color: .white))
+        GraphicsContext(bitmap: laidOut).draw(layout, at: Point(x: 3.25, y: 2))
+        // Line heights are rounded to whole pixels by the ASCII path: compare the first line.
+        #expect(direct.cropped(to: IntRect(x: 0, y: 0, width: 160, height: 14))!.hasSamePixels(as: laidOut.cropped(to: IntRect(x: 0, y: 0, width: 160, height: 14))!))
+        #expect((0..<160).contains { direct[$0, 8] != 0 })
+    }
+
     @Test func glyphImagesAreCached() throws {
         let face = try Self.face()
         let g = face.glyph(for: "g")

@@ -28,7 +28,6 @@ extension GraphicsContext {
         let clip = state.clipBounds.intersection(bitmap.bounds)
         let alpha = compositingAlpha
         let mask = state.clipMask
-        let pixels = bitmap.pixels, stride = bitmap.stride
         var lastColor = Color.clear, colorPixel: UInt32 = 0
         for g in layout.glyphs {
             let px = g.position.x + dx, baseline = (g.position.y + dy).rounded()
@@ -41,20 +40,7 @@ extension GraphicsContext {
                 lastColor = g.color
                 colorPixel = PixelMath.scale(g.color.premultipliedPixel, alpha)
             }
-            let x0 = ix + image.left, y0 = Int(baseline) - image.top
-            let r = IntRect(x: x0, y: y0, width: image.width, height: image.height).intersection(clip)
-            guard !r.isEmpty else { continue }
-            for y in r.y..<r.maxY {
-                let src = image.coverage + (y - y0) * image.width - x0
-                let row = pixels + y * stride
-                let maskRow = mask?.row(y)
-                for x in r.x..<r.maxX {
-                    var c = UInt32(src[x])
-                    if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
-                    if c == 0 { continue }
-                    row[x] = PixelMath.over(PixelMath.scale(colorPixel, c), row[x])
-                }
-            }
+            image.blend(colorPixel, into: bitmap, x: ix + image.left, y: Int(baseline) - image.top, clip: clip, mask: mask)
         }
     }
 }

@@ -53,15 +53,35 @@ final class FPSOverlay {
             shownSize = (target.width, target.height)
             rebuildText(scene: scene, size: (target.width, target.height), statistics: link.statistics)
         }
-        let font = PixelFont.standard
         var y = Double(rect.y + 6)
         for (i, line) in lines.enumerated() {
-            font.draw(ascii: line.bytes, into: target, at: Point(x: Double(rect.x + 6), y: y), color: i >= lines.count - 2 ? dimColor : textColor)
+            let color = i >= lines.count - 2 ? dimColor : textColor
+            let origin = Point(x: Double(rect.x + 6), y: y)
+            if let face = Self.typeface {
+                // The view covers just the overlay, so the text stays inside it.
+                face.draw(ascii: line.bytes, size: Self.textSize, into: overlayView(of: target, rect), at: Point(x: origin.x - Double(rect.x), y: origin.y - Double(rect.y)), color: color)
+            } else {
+                PixelFont.standard.draw(ascii: line.bytes, into: target, at: origin, color: color)
+            }
             y += 11
             if i == lines.count - 3 { y += 58 }  // room for the graph above the keys
         }
         drawGraph(into: target, at: IntRect(x: rect.x + 6, y: rect.y + 6 + 11 * (lines.count - 2) + 2, width: Self.graphFrames * 2, height: 52),
                   clip: rect, statistics: link.statistics)
+    }
+
+    /// DejaVu Sans Mono at 10 px: its 6-pixel advance fits the lines the pixel font did, and
+    /// light hinting keeps it crisp. The pixel font stands in when no font can be opened.
+    private static let typeface = Typeface.named("DejaVu Sans Mono")
+    private static let textSize = 10.0
+    private var view: (target: ObjectIdentifier, rect: IntRect, bitmap: Bitmap)?
+
+    /// A view of the overlay's rectangle of `target`, kept while both stay the same.
+    private func overlayView(of target: Bitmap, _ rect: IntRect) -> Bitmap {
+        if let view, view.target == ObjectIdentifier(target), view.rect == rect { return view.bitmap }
+        let made = target.view(of: rect) ?? target
+        view = (ObjectIdentifier(target), rect, made)
+        return made
     }
 
     /// Darkens the scene under the overlay to 25 %, so the text reads on any background.

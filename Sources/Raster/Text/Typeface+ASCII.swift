@@ -1,0 +1,55 @@
+// Typeface+ASCII: drawing bytes of ASCII straight into a bitmap, for text rebuilt every frame.
+
+extension Typeface {
+    /// Draws `text` (ASCII bytes; `\n` starts a new line) at `size` pixels per em with the top
+    /// of its first line at `origin`, in `color`, source-over into `bitmap`.
+    ///
+    /// For figures refreshed many times a second (the FPS overlay): no layout object, no string,
+    /// and once its glyphs are cached nothing is allocated. Kerning applies as in ``TextLayout``;
+    /// pens sit at quarter-pixel phases and baselines on whole pixels.
+    public func draw(ascii text: [UInt8], size: Double, into bitmap: Bitmap, at origin: Point, color: Color) {
+        guard size > 0, size.isFinite, origin.x.isFinite, origin.y.isFinite, abs(origin.x) < 1e9, abs(origin.y) < 1e9 else { return }
+        let pixel = color.premultipliedPixel
+        guard pixel >> 24 != 0 else { return }
+        var pen = origin.x
+        var baseline = (origin.y + ascender * size).rounded()
+        var previous: UInt32?
+        for byte in text {
+            if byte == 0x0A {
+                pen = origin.x
+                baseline += (lineHeight * size).rounded()
+                previous = nil
+                continue
+            }
+            let g = glyph(for: Unicode.Scalar(byte))
+            if let previous { pen += kerning(previous, g) * size }
+            previous = g
+            defer { pen += advance(of: g) * size }
+            guard byte != 0x20 else { continue }
+            let q = Int((pen * 4).rounded(.down))
+            guard let image = image(of: g, size: size, phase: q & 3) else { continue }
+            image.blend(pixel, into: bitmap, x: (q >> 2) + image.left, y: Int(baseline) - image.top, clip: bitmap.bounds, mask: nil)
+        }
+    }
+}
+
+extension GlyphImage {
+    /// Blends `pixel` (premultiplied) through the glyph's coverage with its top-left at (`x`, `y`),
+    /// within `clip`, times `mask` where given.
+    func blend(_ pixel: UInt32, into bitmap: Bitmap, x x0: Int, y y0: Int, clip: IntRect, mask: AlphaMask?) {
+        let r = IntRect(x: x0, y: y0, width: width, height: height).intersection(clip).intersection(bitmap.bounds)
+        guard !r.isEmpty else { return }
+        let pixels = bitmap.pixels, stride = bitmap.stride
+        for y in r.y..<r.maxY {
+            let src = coverage + (y - y0) * width - x0
+            let row = pixels + y * stride
+            let maskRow = mask?.row(y)
+            for x in r.x..<r.maxX {
+                var c = UInt32(src[x])
+                if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
+                if c == 0 { continue }
+                row[x] = PixelMath.over(PixelMath.scale(pixel, c), row[x])
+            }
+        }
+    }
+}
