@@ -10,7 +10,6 @@ import Raster
 final class ClientImage: ServerImage {
     let bitmap: Bitmap
     private let image: UnsafeMutablePointer<XImage>
-    private let memory: UnsafeMutablePointer<UInt32>
 
     init(display: OpaquePointer, visual: UnsafeMutablePointer<Visual>, depth: Int32, width: Int, height: Int) throws(X11Error) {
         let memory = UnsafeMutablePointer<UInt32>.allocate(capacity: width * height)
@@ -31,7 +30,9 @@ final class ClientImage: ServerImage {
             throw error
         }
         do {
-            bitmap = try Bitmap(wrapping: memory, width: width, height: height, stride: width)
+            // The bitmap frees the pixels when it goes: a frame buffer kept after a resize stays valid.
+            bitmap = try Bitmap(adopting: memory, width: width, height: height, stride: width,
+                                deallocator: { $0.deallocate() })
         } catch {
             image.pointee.data = nil
             _ = CX11_XDestroyImage(image)
@@ -39,13 +40,11 @@ final class ClientImage: ServerImage {
             throw .cannotCreateImage(width: width, height: height)
         }
         self.image = image
-        self.memory = memory
     }
 
     deinit {
         image.pointee.data = nil
         _ = CX11_XDestroyImage(image)
-        memory.deallocate()
     }
 
     func put(_ rect: IntRect, display: OpaquePointer, drawable: Drawable, gc: GC, notify: Bool) -> Bool {

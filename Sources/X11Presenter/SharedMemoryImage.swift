@@ -68,7 +68,10 @@ final class SharedMemoryImage: ServerImage {
 
         let stride = Int(image.pointee.bytes_per_line) / 4
         do {
-            bitmap = try Bitmap(wrapping: address.assumingMemoryBound(to: UInt32.self), width: width, height: height, stride: stride)
+            // The bitmap detaches our mapping when it goes, not this image: a frame buffer kept
+            // after a resize stays valid, only no longer shown.
+            bitmap = try Bitmap(adopting: address.assumingMemoryBound(to: UInt32.self), width: width, height: height,
+                                stride: stride, deallocator: { shmdt($0) })
         } catch {
             XShmDetach(display, info)
             image.pointee.data = nil
@@ -83,8 +86,8 @@ final class SharedMemoryImage: ServerImage {
         self.info = info
     }
 
-    /// Detaches on both sides (on a lost connection, ours only: the server has let go already).
-    /// The caller has made sure the server no longer reads the pixels.
+    /// Detaches the server (not on a lost connection: it has let go already); the bitmap
+    /// detaches our side when it goes. The caller has made sure the server no longer reads the pixels.
     deinit {
         if !watch.isLost {
             XShmDetach(display, info)
@@ -92,7 +95,6 @@ final class SharedMemoryImage: ServerImage {
         }
         image.pointee.data = nil
         _ = CX11_XDestroyImage(image)
-        shmdt(info.pointee.shmaddr)
         info.deallocate()
     }
 

@@ -72,17 +72,18 @@ import Testing
     @Test func drawingIsClippedToTheBitmapAndItsStride() throws {
         // A bitmap 8 wide inside rows 12 pixels apart: the padding must stay untouched.
         let memory = UnsafeMutablePointer<UInt32>.allocate(capacity: 12 * 8)
-        defer { memory.deallocate() }
         memory.initialize(repeating: 0x1234_5678, count: 12 * 8)
-        let bitmap = try Bitmap(wrapping: memory, width: 8, height: 8, stride: 12)
+        let bitmap = try Bitmap(adopting: memory, width: 8, height: 8, stride: 12, deallocator: { $0.deallocate() })
         bitmap.clear()
         for (text, origin) in [("WMW", Point(x: -5, y: -6)), ("@#\nQ", Point(x: 5, y: 3)), ("xx", Point(x: -40, y: 2)),
                                ("big", Point(x: -1e15, y: 0)), ("nan", Point(x: .nan, y: 0))] {
             font.draw(text, into: bitmap, at: origin, scale: 2, color: .white)
         }
         font.draw("H", into: bitmap, at: Point(x: 2, y: 2), scale: 1 << 40, color: .white)
-        for y in 0..<8 {
-            for x in 8..<12 { #expect(memory[y * 12 + x] == 0x1234_5678) }
+        withExtendedLifetime(bitmap) {
+            for y in 0..<8 {
+                for x in 8..<12 { #expect(memory[y * 12 + x] == 0x1234_5678) }
+            }
         }
         #expect(bitmap[0, 0] == 0xFFFF_FFFF)   // the first W's middle row, scaled, covers the corner
     }

@@ -160,6 +160,20 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(shown.hasSamePixels(as: expected))
     }
 
+    @Test(arguments: [true, false])
+    func frameBufferKeptAcrossAResizeStaysValid(sharedMemory: Bool) throws {
+        let window = try openWindow(title: "kept", sharedMemory: sharedMemory)
+        let client = try X11TestClient(displayName: server.display)
+        let old = window.acquireFrameBuffer()
+        client.resize(window: window.windowID, width: 120, height: 90)
+        _ = pump(window) { $0.contains(.resize(width: 120, height: 90)) }
+        #expect(window.acquireFrameBuffer() !== old)
+        // The old pixels were detached or freed with their image before the bitmap owned them.
+        drawPattern(into: old, seed: 5)
+        #expect(old[old.width - 1, old.height - 1] & 0xFF00_0000 == 0xFF00_0000)
+        #expect(old.cropped(to: old.bounds)?.hasSamePixels(as: old) == true)
+    }
+
     @Test func missingDisplayIsAClearError() {
         #expect(throws: X11Error.cannotOpenDisplay(":9999")) {
             try X11Window(.init(displayName: ":9999", title: "none", width: 10, height: 10))

@@ -23,9 +23,9 @@ public enum BitmapError: Error, Equatable, CustomStringConvertible {
 /// of depth 24 or 32 with the masks `0xFF0000`, `0xFF00`, `0xFF`, so a frame goes to the
 /// server with no conversion. Rows are `stride` pixels apart.
 ///
-/// A bitmap owns its pixels, or wraps memory that someone else owns (a shared-memory
-/// segment) for as long as that owner keeps it alive. It is a reference type: a frame
-/// buffer has identity, and a layer's `contents` shares its bitmap as `CGImage` does.
+/// A bitmap owns its pixels (allocated here, or adopted from a shared-memory segment), and frees
+/// them when it goes; the pixel memory is reached only inside scoped calls. It is a reference
+/// type: a frame buffer has identity, and a layer's `contents` shares its bitmap as `CGImage` does.
 public final class Bitmap {
     /// The largest width or height accepted: 16384 pixels.
     public static let maximumSide = 16384
@@ -56,12 +56,17 @@ public final class Bitmap {
         self.release = { $0.deallocate() }
     }
 
-    /// Wraps pixel memory owned elsewhere (for example a MIT-SHM segment); the bitmap never frees it.
+    /// Adopts pixel memory allocated elsewhere (a MIT-SHM segment, an `XImage`'s buffer): the
+    /// bitmap calls `deallocator` with `memory` once, when it and every view of it are gone, so
+    /// the pixels live exactly as long as something can reach them (a frame buffer kept after
+    /// its window was resized stays valid). `memory` must hold at least `stride * height` pixels.
+    /// If the initializer throws, the memory is not adopted and stays the caller's to free.
     ///
-    /// The caller keeps `memory` valid, and at least `stride * height` pixels long, for the
-    /// bitmap's whole life.
-    public init(
-        wrapping memory: UnsafeMutablePointer<UInt32>, width: Int, height: Int, stride: Int
+    /// Package-only: the public API neither takes nor hands out pixel pointers except inside a
+    /// scoped call (``withRows(in:_:)``, ``withUnsafeMutablePixels(_:)``).
+    package init(
+        adopting memory: UnsafeMutablePointer<UInt32>, width: Int, height: Int, stride: Int,
+        deallocator: @escaping (UnsafeMutablePointer<UInt32>) -> Void
     ) throws(BitmapError) {
         guard (1...Bitmap.maximumSide).contains(width), (1...Bitmap.maximumSide).contains(height) else {
             throw .invalidSize(width: width, height: height)
@@ -71,7 +76,7 @@ public final class Bitmap {
         self.height = height
         self.stride = stride
         self.pixels = memory
-        self.release = nil
+        self.release = deallocator
     }
 
     /// A view of `parent`'s pixels starting at `origin`, keeping `parent` alive.
