@@ -45,13 +45,13 @@ extension RuntimeSuites {
         let bitmap = try Bitmap(width: 32, height: 32)
         let renderer = LayerRenderer()
         renderer.render(r, at: 0, into: bitmap)
-        let version = g.record.contentVersion
+        let version = g.record(in: renderer).contentVersion
         #expect(renderer.render(r, at: 1, into: bitmap).isEmpty)
-        #expect(g.record.contentVersion == version)
+        #expect(g.record(in: renderer).contentVersion == version)
         g.colors = [.green, .blue]          // a root-less change: no action, redrawn next frame
         LayerClock.advance(to: 1)
         #expect(!renderer.render(r, at: 1.5, into: bitmap).isEmpty)
-        #expect(g.record.contentVersion == version + 1)
+        #expect(g.record(in: renderer).contentVersion == version + 1)
         #expect(bitmap[16, 0] != Color.red.premultipliedPixel)
     }
 

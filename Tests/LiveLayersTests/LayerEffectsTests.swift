@@ -89,11 +89,11 @@ extension RuntimeSuites {
         let edge = (Int(tracked[65, 50] & 0xFF) + Int(tracked[66, 50] & 0xFF)) / 2
         #expect(abs(edge - 128) <= 8, "\(edge)")
         #expect(tracked[76, 50] == Color.white.premultipliedPixel)       // beyond the blur's reach
-        let blur = try #require(card.record.shadowBlur)
+        let blur = try #require(card.record(in: damaged).shadowBlur)
         // Moving another layer leaves the shadow's blur alone.
         other.position = Point(x: 80, y: 12)
         damaged.render(r, at: 0.1, into: tracked)
-        #expect(card.record.shadowBlur === blur && !card.record.shadowIsStale)
+        #expect(card.record(in: damaged).shadowBlur === blur && !card.record(in: damaged).shadowIsStale)
         let move = BasicAnimation(keyPath: "shadowOffset")
         move.toValue = Size(width: -6, height: 4)
         move.duration = 1

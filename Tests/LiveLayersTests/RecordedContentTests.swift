@@ -112,13 +112,14 @@ extension RuntimeSuites {
             }
             for wedge in [wa, wb, wc, wd] { wedge.sweep = 4 }
             var bitmaps: [Bitmap] = []
+            let renderer = LayerRenderer()
             for root in [a, b, c, d] {
                 let bitmap = try Bitmap(width: 120, height: 100)
-                LayerRenderer().render(root, at: 0, into: bitmap)
+                renderer.render(root, at: 0, into: bitmap)
                 bitmaps.append(bitmap)
             }
-            #expect(wa.record.tracksCoverage && !wb.record.tracksCoverage)
-            #expect(wc.record.hasFills && !wd.record.hasFills && wd.record.backingStore != nil)
+            #expect(wa.record(in: renderer).tracksCoverage && !wb.record(in: renderer).tracksCoverage)
+            #expect(wc.record(in: renderer).hasFills && !wd.record(in: renderer).hasFills && wd.record(in: renderer).backingStore != nil)
             #expect(difference(bitmaps[0], bitmaps[1], tolerance: 1)?.differingPixels == 0, "mask \(color) \(opacity)")
             #expect(difference(bitmaps[2], bitmaps[3], tolerance: 1)?.differingPixels == 0, "content \(color) \(opacity)")
         }

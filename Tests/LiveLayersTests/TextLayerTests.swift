@@ -44,9 +44,9 @@ extension RuntimeSuites {
         let bitmap = try Bitmap(width: 200, height: 60)
         let renderer = LayerRenderer()
         renderer.render(r, at: 0, into: bitmap)
-        let version = text.record.contentVersion
+        let version = text.record(in: renderer).contentVersion
         #expect(renderer.render(r, at: 0.5, into: bitmap).isEmpty)
-        #expect(text.record.contentVersion == version)
+        #expect(text.record(in: renderer).contentVersion == version)
         Transaction.begin()
         Transaction.animationDuration = 1
         Transaction.animationTimingFunction = .linear
@@ -58,7 +58,7 @@ extension RuntimeSuites {
         #expect(close(shown.fontSize, 20))
         renderer.render(r, at: 1.0, into: bitmap)
         #expect(close(try #require(text.presentation()).fontSize, 25))
-        #expect(text.record.contentVersion > version)
+        #expect(text.record(in: renderer).contentVersion > version)
     }
 
     @Test func wrappedTruncatedStyledTextMatchesGolden() throws {

@@ -68,7 +68,7 @@ extension LayerRenderer {
     /// recorded fills at a whole-pixel offset, damaging only the pixels whose coverage changed.
     /// Returns false when the mask needs the general route (drawn into pixels each frame).
     func trackCoverage(of mask: Layer, width: Int, height: Int) -> Bool {
-        let record = mask.record
+        let record = mask.record(in: self)
         let state = record.shown.state
         guard mask.sublayerStorage.isEmpty, mask.maskStorage == nil, record.hasFills, let fills = record.fills,
               state.backgroundColor.map({ $0.alpha <= 0 }) ?? true, record.shown.contents == nil,

@@ -17,17 +17,17 @@ extension LayerRenderer {
     /// Sorts the sublayers into `record.drawOrder` by `zPosition` (stable: equal values keep
     /// their order) when any is non-zero; empties it otherwise. Insertion sort into the kept
     /// array: no allocation once warm.
-    static func orderByZ(_ layer: Layer, record: RenderRecord) {
+    func orderByZ(_ layer: Layer, record: RenderRecord) {
         let sublayers = layer.sublayerStorage
         var anyZ = false
-        for s in sublayers where s.record.shown.state.effects.zPosition != 0 { anyZ = true; break }
+        for s in sublayers where s.record(in: self).shown.state.effects.zPosition != 0 { anyZ = true; break }
         record.drawOrder.removeAll(keepingCapacity: true)
         guard anyZ else { return }
         for s in sublayers {
-            let z = s.record.shown.state.effects.zPosition
+            let z = s.record(in: self).shown.state.effects.zPosition
             var i = record.drawOrder.count
             record.drawOrder.append(s)
-            while i > 0 && record.drawOrder[i - 1].record.shown.state.effects.zPosition > z {
+            while i > 0 && record.drawOrder[i - 1].record(in: self).shown.state.effects.zPosition > z {
                 record.drawOrder[i] = record.drawOrder[i - 1]
                 i -= 1
             }

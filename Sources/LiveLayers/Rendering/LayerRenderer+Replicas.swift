@@ -111,7 +111,7 @@ extension LayerRenderer {
                 context.clip(to: state.bounds)
             }
         }
-        drawOwnContent(of: layer, shown: copy, record: layer.record, in: context)
+        drawOwnContent(of: layer, shown: copy, record: layer.record(in: self), in: context)
         for sublayer in layer.sublayerStorage {
             drawInstance(sublayer, of: replicator, index: index, parentTransform: transform, parentOpacity: opacity, in: context)
         }

@@ -54,8 +54,15 @@ public final class LayerRenderer {
     /// Folded into the clip key of a layer whose mask's coverage is tracked.
     private static let trackedMaskMarker = 0x6D61_736B
 
-    /// Creates a renderer.
+    /// Tells this renderer's records in the layers from any other renderer's.
+    let identifier: Int
+    private static var renderersMade = 0
+
+    /// Creates a renderer. Several renderers may draw the same tree (into different bitmaps):
+    /// each keeps its own per-layer records, so each one's damage is its own.
     public init() {
+        Self.renderersMade += 1
+        identifier = Self.renderersMade
         output.reserveCapacity(DamageRegion.maximumCount)
     }
 
@@ -133,7 +140,7 @@ public final class LayerRenderer {
     /// this frame (drawn first, with full coverage, so they end up that colour whatever was
     /// there), or an empty rectangle.
     private func opaqueBackground(of root: Layer) -> IntRect {
-        let record = root.record, state = record.shown.state
+        let record = root.record(in: self), state = record.shown.state
         let t = record.deviceTransform
         guard record.isVisible, record.opacity >= 1, root.maskStorage == nil, state.cornerRadius <= 0,
               let background = state.backgroundColor, background.premultipliedPixel >> 24 == 255,
@@ -153,7 +160,7 @@ public final class LayerRenderer {
     /// backing stores, signature and damage.
     private func prepare(_ layer: Layer, parentTransform: Transform, parentOpacity: Double, clipKey: Int,
                          visible: Bool, time: Double, isMaskRoot: Bool = false) {
-        let record = layer.record
+        let record = layer.record(in: self)
         record.generation = frameNumber
         visited.append(record)
         let shown = layer.hasBeenCommitted && !layer.attachedAnimations.isEmpty
@@ -191,7 +198,7 @@ public final class LayerRenderer {
             prepare(mask, parentTransform: record.deviceTransform, parentOpacity: 1, clipKey: 0, visible: isVisible, time: time,
                     isMaskRoot: true)
             var hasher = Hasher()
-            if state.effects.maskMode != .alpha { mask.record.tracksCoverage = false }
+            if state.effects.maskMode != .alpha { mask.record(in: self).tracksCoverage = false }
             if state.effects.maskMode == .alpha, trackCoverage(of: mask, width: targetSize.width, height: targetSize.height) {
                 // The coverage's own changes are damaged where they happen, not over the whole layer.
                 hasher.combine(childClipKey)
@@ -200,12 +207,12 @@ public final class LayerRenderer {
                 childClipKey = signature.clipKey
             } else {
             // A mask drawn into pixels damages its own old and new rectangles.
-            damage.add(mask.record.maskSelfDamage.0)
-            damage.add(mask.record.maskSelfDamage.1)
+            damage.add(mask.record(in: self).maskSelfDamage.0)
+            damage.add(mask.record(in: self).maskSelfDamage.1)
             hasher = Hasher()
             hasher.combine(childClipKey)
-            hasher.combine(mask.record.signature.contentVersion)
-            hasher.combine(mask.record.deviceRect)
+            hasher.combine(mask.record(in: self).signature.contentVersion)
+            hasher.combine(mask.record(in: self).deviceRect)
             subtreeSignature(of: mask, into: &hasher)
             signature.clipKey = hasher.finalize()
             childClipKey = signature.clipKey
@@ -230,20 +237,20 @@ public final class LayerRenderer {
         for sublayer in layer.sublayerStorage {
             prepare(sublayer, parentTransform: sublayerTransform, parentOpacity: record.isGroup ? 1 : record.opacity,
                     clipKey: childClipKey, visible: isVisible, time: time)
-            subtree = subtree.union(sublayer.record.subtreeRect)
+            subtree = subtree.union(sublayer.record(in: self).subtreeRect)
         }
         if state.masksToBounds { subtree = subtree.intersection(record.deviceRect) }
         if let replicator = layer as? ReplicatorLayer {
             subtree = subtree.union(prepareReplicas(of: replicator, record: record, time: time, frame: frameNumber))
         }
-        Self.orderByZ(layer, record: record)
+        orderByZ(layer, record: record)
         subtree = prepareEffects(of: layer, record: record, subtree: subtree)
         record.subtreeRect = subtree
     }
 
     /// Folds the mask subtree's signatures into `hasher`.
     func subtreeSignature(of layer: Layer, into hasher: inout Hasher) {
-        let s = layer.record.signature
+        let s = layer.record(in: self).signature
         hasher.combine(s.contentVersion)
         hasher.combine(s.contentsSerial)
         hasher.combine(s.opacity)
@@ -306,7 +313,7 @@ public final class LayerRenderer {
 
     /// Draws `layer` and its subtree into `context`, clipped to `damage`.
     func draw(_ layer: Layer, in context: GraphicsContext, damage: IntRect, target: Bitmap) {
-        let record = layer.record
+        let record = layer.record(in: self)
         guard record.isVisible, record.opacity > 0, !record.subtreeRect.intersection(damage).isEmpty else { return }
         if (record.isGroup || !record.shadowRect.isEmpty),
            drawEffects(of: layer, record: record, in: context, damage: damage, target: target) { return }
@@ -326,7 +333,7 @@ public final class LayerRenderer {
         }
         context.saveGState()
         // A mask layer may have its own mask (and so on, to maskNestingLimit).
-        if let mask = layer.maskStorage, maskDepth == 0, mask.record.tracksCoverage, let coverage = mask.record.coverage {
+        if let mask = layer.maskStorage, maskDepth == 0, mask.record(in: self).tracksCoverage, let coverage = mask.record(in: self).coverage {
             context.clip(toMask: coverage.mask)
         } else if let mask = layer.maskStorage, maskDepth < Self.maskNestingLimit {
             guard let maskImage = renderMask(mask, mode: state.effects.maskMode, damage: damage, like: target) else {

@@ -53,8 +53,16 @@ final class RenderRecord {
     /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
     var drawOrder: [Layer] = []
 
-    init(shown: Layer) {
+    /// The renderer this record belongs to: its identifier, compared on every lookup, and a weak
+    /// reference that tells when it is gone. Another renderer's record follows in `next`.
+    let rendererID: Int
+    weak var renderer: LayerRenderer?
+    var next: RenderRecord?
+
+    init(shown: Layer, renderer: LayerRenderer) {
         self.shown = shown
+        self.rendererID = renderer.identifier
+        self.renderer = renderer
     }
 
     /// Drawn content recorded as path fills (instead of a backing store) while `hasFills`.
@@ -113,11 +121,40 @@ final class RenderRecord {
 }
 
 extension Layer {
-    /// The renderer's record for this layer, created on first use.
-    var record: RenderRecord {
-        if let existing = renderRecord { return unsafeDowncast(existing, to: RenderRecord.self) }
-        let made = RenderRecord(shown: self)
-        renderRecord = made
+    /// This layer's record in `renderer`, created on first use.
+    ///
+    /// Each renderer keeps its own records (last frame's signature, backing store, damage), so
+    /// two renderers of one tree never see each other's frames as their own. The layer keeps
+    /// them in a short chain, the first renderer's first; records of renderers that are gone
+    /// are dropped while looking.
+    func record(in renderer: LayerRenderer) -> RenderRecord {
+        let id = renderer.identifier
+        guard let head = renderRecord.map({ unsafeDowncast($0, to: RenderRecord.self) }) else {
+            let made = RenderRecord(shown: self, renderer: renderer)
+            renderRecord = made
+            return made
+        }
+        if head.rendererID == id { return head }
+        return otherRecord(in: renderer, after: head)
+    }
+
+    /// The chain past its head: another renderer's record, or a new one at the end.
+    private func otherRecord(in renderer: LayerRenderer, after head: RenderRecord) -> RenderRecord {
+        if head.renderer == nil, let next = head.next {
+            renderRecord = next
+            return record(in: renderer)
+        }
+        var previous = head
+        while let current = previous.next {
+            if current.rendererID == renderer.identifier { return current }
+            if current.renderer == nil { previous.next = current.next } else { previous = current }
+        }
+        let made = RenderRecord(shown: self, renderer: renderer)
+        if head.renderer == nil {
+            renderRecord = made
+        } else {
+            previous.next = made
+        }
         return made
     }
 }

@@ -1,5 +1,9 @@
 // LayerRuntime: the global state Core Animation keeps per process: the media time, the
 // transaction stack, the layers waiting for a commit and the animations to watch.
+//
+// One per process and main-actor isolated, as Core Animation's: every window, host and renderer
+// in the process shares it, and its updates run on the main thread (checked in `advance`).
+// Per-renderer state (damage, backing stores) is in each renderer's records, not here.
 
 /// A transaction's completion block and the animations it waits for.
 @MainActor
@@ -186,6 +190,9 @@ final class LayerRuntime {
     ///
     /// Events are delivered once per update: those that its callbacks cause wait for the next.
     func advance(to time: Double) {
+        // The compiler enforces main-actor isolation for Swift 6 code; this catches the code
+        // that gets around it (a C callback thread, an unchecked cast) before it races.
+        MainActor.preconditionIsolated("LiveLayers: layers, transactions and LayerClock belong to the main thread")
         commitImplicit(delivering: false)
         currentTime = time
         // Collected into a local array (the stored one's buffer, swapped out and back):
