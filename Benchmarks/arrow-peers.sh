@@ -3,6 +3,7 @@
 # builds the player and arrow-peers in release, then runs the peers, the real player's headless
 # arrow scene (the product measurement), and the peers again, at each size given.
 # Usage: Benchmarks/arrow-peers.sh [--frames N] [WxH ...]   (default: 600 frames at 1920x1080)
+#        PLAYER=/path/to/live-player Benchmarks/arrow-peers.sh ...   (another build, e.g. before a change)
 set -euo pipefail
 cd "$(dirname "$0")"
 frames=600
@@ -14,8 +15,12 @@ sizes=("$@")
 export PKG_CONFIG_PATH="$PWD/.peers/blend2d${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 swift build -c release --product arrow-peers > /dev/null
 peers="$(swift build -c release --show-bin-path)/arrow-peers"
-(cd .. && swift build -c release --product live-player > /dev/null)
-player="$(cd .. && swift build -c release --show-bin-path)/live-player"
+if [[ -z "${PLAYER:-}" ]]; then
+    (cd .. && swift build -c release --product live-player > /dev/null)
+    player="$(cd .. && swift build -c release --show-bin-path)/live-player"
+else
+    player="$PLAYER"
+fi
 
 stats=$(mktemp)
 trap 'rm -f "$stats"' EXIT

@@ -135,7 +135,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 600
     )
 
-    for count in [1_000, 10_000] {
+    for count in [10, 100, 1_000, 10_000] {
         Benchmark("presentation \(count) layers") { benchmark async throws in
             try await onMain(benchmark) { benchmark in
                 let (root, leaves) = animatedTree(count: count)
