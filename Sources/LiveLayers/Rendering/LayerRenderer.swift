@@ -72,13 +72,12 @@ public final class LayerRenderer {
         LayerClock.advance(to: time)
     }
 
-    /// The next media time at which the picture will change: now while anything animates or
-    /// waits to be committed or displayed, a delayed animation's begin, or `.infinity` when
-    /// idle, so the player can sleep until input arrives.
+    /// The next media time at which the picture will change: ``LayerClock/nextFrameTime``, the
+    /// one answer the clock, the renderer and the hosts share.
     public var nextFrameTime: Double { LayerClock.nextFrameTime }
 
-    /// Whether a frame rendered now could differ from the last one.
-    public var isAnimating: Bool { nextFrameTime <= LayerClock.currentTime }
+    /// Whether a frame rendered now could differ from the last one: ``LayerClock/isAnimating``.
+    public var isAnimating: Bool { LayerClock.isAnimating }
 
     /// Renders `root` as it appears at media time `time` (the current media time when `nil`)
     /// into `bitmap`, whose pixel (0, 0) is the root's superlayer-space origin. Returns the

@@ -28,12 +28,17 @@ public enum LayerClock {
         runtime.advance(to: time.isFinite ? max(time, runtime.currentTime) : runtime.currentTime)
     }
 
-    /// The next media time at which the tree will look different: the current time while
-    /// anything is animating or waiting to commit, the begin time of the earliest delayed
-    /// animation, or `.infinity` when idle (Core Animation's `CARenderer.nextFrameTime`).
-    /// Layers that only need display are reported by ``LayerRenderer/nextFrameTime``.
+    /// The next media time at which the tree will look different or a callback is owed: the
+    /// current time while anything is animating (repeats and autoreverses included), waiting to
+    /// commit, needing display, or ended with its stop not yet delivered; the begin time of the
+    /// earliest delayed animation; or `.infinity` when idle (Core Animation's
+    /// `CARenderer.nextFrameTime`).
+    ///
+    /// This is the one answer to "when is the next frame due": ``LayerRenderer/nextFrameTime``
+    /// and the hosts' frame sources ask it, so a host sleeps until then and wakes on time.
     public static var nextFrameTime: Double { LayerRuntime.shared.nextFrameTime() }
 
-    /// Whether anything will change at the current time or later.
-    public static var isAnimating: Bool { nextFrameTime.isFinite }
+    /// Whether a frame drawn now could differ from the last one: ``nextFrameTime`` is due. A
+    /// delayed animation that has not begun is not animating yet; its begin is ``nextFrameTime``.
+    public static var isAnimating: Bool { nextFrameTime <= currentTime }
 }

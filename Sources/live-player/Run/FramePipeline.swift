@@ -95,6 +95,12 @@ final class FramePipeline {
         renderer.nextFrameTime.isFinite || scene.needsFrames
     }
 
+    /// The media time the next frame is due at (``LayerClock/nextFrameTime``, or at once for a
+    /// scene that counts frames); `.infinity` when nothing will change.
+    var nextFrameTime: Double {
+        scene.needsFrames ? -.infinity : renderer.nextFrameTime
+    }
+
     /// Animates, draws and composites the frame at `mediaTime` into `target`; the rectangles that
     /// changed are in ``targetDamage``. Timings are recorded on the link for `frame`'s statistics.
     func produceFrame(mediaTime: Double, into target: Bitmap, deliversTick: Bool = true) {

@@ -106,8 +106,15 @@ final class WindowedPlayer: FrameSource {
 
     /// Whatever changes the picture (resize, scene switch, overlay) draws a frame even with
     /// media time paused; animations only run with it.
+    /// A delayed animation is due at its begin, converted from media time to the clock's.
     func nextFrameTime(now: Double) -> Double {
-        pipeline.hasPendingRedraw || !timeline.isPaused && pipeline.isAnimating ? now : .infinity
+        if pipeline.hasPendingRedraw { return now }
+        guard !timeline.isPaused else { return .infinity }
+        let due = pipeline.nextFrameTime
+        guard due.isFinite else { return due < 0 ? now : .infinity }
+        var current = timeline
+        current.sync(toClock: now)
+        return due <= current.time ? now : now + (due - current.time) / current.rate
     }
 
     func mediaTime(for frame: DisplayLink.Frame) -> Double {
