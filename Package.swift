@@ -96,7 +96,7 @@ let package = Package(
             resources: [.copy("Goldens")],
             swiftSettings: strict
         ),
-        .testTarget(name: "LayerHostTests", dependencies: ["LayerHost", "LiveLayers", "Raster", "DisplayClock"], swiftSettings: strict),
+        .testTarget(name: "LayerHostTests", dependencies: ["LayerHost", "LiveLayers", "Raster", "DisplayClock", "X11Presenter", "X11TestSupport"], swiftSettings: strict),
         .testTarget(name: "X11PresenterTests", dependencies: ["X11Presenter", "Raster", "X11TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LivePlayerTests",
