@@ -123,4 +123,13 @@ import Testing
         #expect(summary.frames == 181)
         #expect(summary.drops == 0)
     }
+
+    @Test func headlessGalleryEndsAfterOneGoCycle() throws {
+        // Gallery's tiles repeat forever; its cycle is the clock's 4 s pulse (240 frames at 60 fps),
+        // not the 12 s a scene that never completes a cycle runs for.
+        let result = try PlayerProcess.run(["gallery", "--headless", "--size", "64x48"])
+        #expect(result.status == 0)
+        let frames = RunSummary(in: result.stdout)?.frames ?? 0
+        #expect((240...241).contains(frames), "\(result.stdout)")
+    }
 }

@@ -39,7 +39,7 @@ import Raster
 /// `--autoplay` go again and replace the new one, nor shows the hint.
 @MainActor
 @Suite(.serialized) struct GoAgainTests {
-    @Test(arguments: [SceneKind.arrow, .pk, .fillmodes, .orbit])
+    @Test(arguments: [SceneKind.arrow, .pk, .fillmodes, .orbit, .gallery])
     func goWhileRunningCompletesOneCycle(kind: SceneKind) {
         LayerRuntime.shared.reset()
         let scene = makeScene(kind, setup: SceneSetup(size: Size(width: 160, height: 120), image: nil))

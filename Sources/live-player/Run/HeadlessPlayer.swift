@@ -63,7 +63,7 @@ struct HeadlessPlayer {
             host.run {
                 guard StopSignals.pending == nil else { return true }
                 if let frames = options.frames { return pipeline.log.count >= frames }
-                return pipeline.log.count > 0 && ((cycles > 0 && !pipeline.isAnimating) || source.mediaTime - base >= Self.longestCycle)
+                return pipeline.log.count > 0 && ((cycles > 0 && (!pipeline.isAnimating || pipeline.scene.animatesForever)) || source.mediaTime - base >= Self.longestCycle)
             }
             wallEnd = CACurrentMediaTime()
         }

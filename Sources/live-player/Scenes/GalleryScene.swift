@@ -14,6 +14,7 @@ import Raster
 final class GalleryScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
+    var animatesForever: Bool { true }
     private var generation = TransactionGeneration()
     private var size: Size
     private var tiles: [Layer] = []
@@ -196,11 +197,13 @@ final class GalleryScene: Scene {
     func go() {
         let number = generation.next()
         Transaction.begin()
+        // The tiles repeat forever, so they are added before the completion block is set: as in
+        // Core Animation, the block waits only for animations added after it, here the pulse.
+        startAnimations()
         Transaction.completionBlock = { [weak self] in
             guard let self, self.generation.isLatest(number) else { return }
             self.onCycleComplete?()
         }
-        startAnimations()
         // A four-second pulse of the clock's colour marks the cycle, for --autoplay.
         let pulse = BasicAnimation(keyPath: "foregroundColor")
         pulse.fromValue = Color(rgb: 0x3C7BE8)

@@ -26,11 +26,15 @@ protocol Scene: AnyObject {
     func choose(_ digit: Int)
     /// Called when a go cycle has completed (for `--autoplay`).
     var onCycleComplete: (() -> Void)? { get set }
+    /// Whether layers keep animating after a go cycle completes (gallery's tiles repeat
+    /// forever), so that a headless run ends with the cycle rather than when animation stops.
+    var animatesForever: Bool { get }
 }
 
 extension Scene {
     func frameDelivered(at mediaTime: Double) {}
     var needsFrames: Bool { false }
+    var animatesForever: Bool { false }
     func choose(_ digit: Int) {}
 }
 
