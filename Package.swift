@@ -24,7 +24,7 @@ let package = Package(
         .systemLibrary(
             name: "CX11",
             pkgConfig: "x11",
-            providers: [.apt(["libx11-dev", "libxext-dev"])]
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxpresent-dev", "libxfixes-dev", "libxrandr-dev"])]
         ),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(
@@ -52,7 +52,7 @@ let package = Package(
         // Layers, model/presentation, animations, transactions, damage.
         .target(name: "LiveLayers", dependencies: ["Raster"], swiftSettings: strict),
 
-        // The X11 window: MIT-SHM blit, events. The only Swift code that imports CX11.
+        // The X11 window: Present or MIT-SHM blit, vblanks, events. The only Swift code that imports CX11.
         .target(name: "X11Presenter", dependencies: ["CX11", "Raster"], swiftSettings: strict),
 
         // A layer tree in a window or off-screen: the one frame loop (link, render, present, events).
@@ -97,7 +97,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LayerHostTests", dependencies: ["LayerHost", "LiveLayers", "Raster", "DisplayClock", "X11Presenter", "X11TestSupport"], swiftSettings: strict),
-        .testTarget(name: "X11PresenterTests", dependencies: ["X11Presenter", "Raster", "X11TestSupport"], swiftSettings: strict),
+        .testTarget(name: "X11PresenterTests", dependencies: ["X11Presenter", "Raster", "DisplayClock", "X11TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LivePlayerTests",
             dependencies: ["live-player", "Raster", "RasterTestSupport", "X11Presenter", "X11TestSupport"],

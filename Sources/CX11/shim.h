@@ -1,10 +1,13 @@
-// CX11: Xlib, MIT-SHM and SysV shared memory for Swift.
+// CX11: Xlib, MIT-SHM, Present (with XFixes regions and XRandR rates) and SysV shared memory for Swift.
 // Only includes, plus static inline wrappers for Xlib's function-like macros,
 // which Swift cannot import.
 #pragma once
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/XShm.h>
+#include <X11/extensions/Xfixes.h>
+#include <X11/extensions/Xrandr.h>
+#include <X11/extensions/Xpresent.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 

@@ -43,7 +43,8 @@ extension DisplayLink {
     /// ``preferredFrameRateRange`` chooses among divisors of it.
     ///
     /// The timer stays as a watchdog: when no vblank has come 0.9 frame intervals after the one
-    /// expected (1.9 refresh periods for the first), ``tickSource`` becomes ``TickSource/timer``
+    /// expected (1.9 refresh periods for the first; 95 ms, a 20 Hz display's two periods, until
+    /// six vblanks have settled the fit), ``tickSource`` becomes ``TickSource/timer``
     /// and the link ticks on its grid, at the fitted rate and phase, until vblanks come back.
     /// Unthrottled links ignore vblanks.
     public func tickOnVblanks(from source: any VblankSource) {
@@ -80,8 +81,11 @@ extension DisplayLink {
     @discardableResult
     public func receiveVblank(_ reported: Vblank, now: Double) -> Bool {
         guard isValid, !isDelivering, vblank.source != nil, !isUnthrottled, reported.time.isFinite, now.isFinite else { return false }
+        // The answer to "the next vblank, whatever its number" may be stamped with the time it
+        // was sent rather than the vblank's: it places the counter but stays out of the fit.
+        let isFirstAnswer = vblank.requested == 0
         if vblank.requested.map({ reported.msc >= $0 }) ?? false { vblank.requested = nil }
-        vblank.fit.add(reported)
+        if !isFirstAnswer { vblank.fit.add(reported) }
         if vblank.tickSource == .timer || vblank.mscBase == nil {
             anchor(on: reported)
             setTickSource(.vblank)
@@ -119,39 +123,45 @@ extension DisplayLink {
     /// Reports what the display did with the frame of tick `frameIndex`: shown at vblank `msc`,
     /// or skipped (`msc` nil: a newer frame replaced it before it was shown).
     ///
-    /// The display is the truth about drops. Vblanks between consecutive shown frames beyond one
-    /// frame interval are the drops a viewer saw; where they exceed the drops the link counted
-    /// itself for the same frames, the difference is added to ``statistics`` (blamed on the frame
-    /// just finished), so no drop is counted twice. Counting restarts after a pause.
+    /// The display is the truth about drops: vblanks between consecutive shown frames beyond one
+    /// frame interval are the drops a viewer saw. ``statistics`` is corrected to that count, once
+    /// per drop: a frame shown later than its target adds drops (blamed on the longest stage of
+    /// the frame just finished if it took more than half its interval, else unattributed), and
+    /// they are taken back when the link counts the same missed vblanks itself. Frames must be
+    /// reported in order; counting restarts after a pause. See ``PresentationLedger``.
     public func presentationCompleted(frameIndex: Int, msc: Int64?) {
-        vblank.ledger.complete(frameIndex: frameIndex, shownAt: msc, divisor: divisor)
-        reconcileWithDisplay()
+        let change = vblank.ledger.complete(frameIndex: frameIndex, shownAt: msc, divisor: divisor)
+        if change != 0 { statistics.correctDrops(by: change) }
     }
 
-    /// Drops the display showed beyond those the link counted itself, added by
-    /// ``presentationCompleted(frameIndex:msc:)``.
-    public var dropsFoundByDisplay: Int { vblank.ledger.added }
+    /// The drops the display showed beyond those the link counted itself (negative: fewer), as
+    /// ``presentationCompleted(frameIndex:msc:)`` corrected them since the last discontinuity.
+    public var dropsFoundByDisplay: Int { vblank.ledger.applied }
 
     // MARK: Internals
 
-    /// Adds the drops the display showed beyond the link's own count, once the link has had the
-    /// chance to count them (see ``PresentationLedger``).
-    func reconcileWithDisplay() {
-        let extra = vblank.ledger.reconcile()
-        if extra > 0 { statistics.recordLateDrops(extra) }
-    }
-
     /// The refresh period fitted to the vblanks, when ticking on them.
     var vblankPeriod: Double? {
-        vblank.source == nil ? nil : vblank.fit.period
+        vblank.source == nil ? nil : settledPeriod
     }
+
+    /// The fitted period once enough vblanks back it: a fit of two or three millisecond-stamped
+    /// vblanks can be several percent off, and grid times decide how many vblanks a slow frame
+    /// missed.
+    private var settledPeriod: Double? {
+        vblank.fit.count >= Self.settledFitCount ? vblank.fit.period : nil
+    }
+
+    static let settledFitCount = 6
 
     /// When the watchdog gives up on vblanks.
     var vblankWatchdogDeadline: Double {
-        // Until two vblanks give a period, the refresh may be slower than the link guessed.
-        let first = vblank.waitingSince + 1.9 * max(basePeriod, vblank.fit.period == nil ? 0.05 : 0)
+        // Until the fit settles, the refresh may be slower than the link guessed (a 30 Hz
+        // display, a link made for 60): wait as long as a 20 Hz display would need.
+        let settled = settledPeriod != nil
+        let first = vblank.waitingSince + max(1.9 * basePeriod, settled ? 0 : 0.095)
         guard vblank.mscBase != nil else { return first }
-        return max(first, deadline(nextIndex) + 0.9 * max(frameInterval, basePeriod))
+        return max(first, deadline(nextIndex) + max(0.9 * max(frameInterval, basePeriod), settled ? 0 : 0.095))
     }
 
     func vblankCounter(ofIndex index: Int) -> Int64? {
@@ -192,7 +202,7 @@ extension DisplayLink {
     private func anchor(on reported: Vblank) {
         if vblank.tickSource == .timer { statistics.noteDiscontinuity() }
         vblank.mscBase = reported.msc
-        basePeriod = vblank.fit.period ?? 1 / refreshRate
+        basePeriod = settledPeriod ?? 1 / refreshRate
         epoch = reported.time
         lastDeliveredIndex = nil
         nextIndex = 0
@@ -200,8 +210,12 @@ extension DisplayLink {
 
     /// Lays the grid on the fitted line (same counters, new period and phase).
     private func follow(_ reported: Vblank) {
-        guard let base = vblank.mscBase, let period = vblank.fit.period,
-              let start = vblank.fit.time(ofMSC: base, fallbackPeriod: basePeriod) else { return }
+        guard let base = vblank.mscBase else { return }
+        guard let period = settledPeriod, let start = vblank.fit.time(ofMSC: base, fallbackPeriod: basePeriod) else {
+            // Not settled: the nominal period, in phase with the newest vblank.
+            epoch = reported.time - Double(reported.msc - base) * basePeriod
+            return
+        }
         basePeriod = period
         epoch = start
     }

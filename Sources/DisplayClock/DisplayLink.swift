@@ -227,7 +227,6 @@ public final class DisplayLink {
         // On vblanks a frame is seen at its vblank: intervals are between those, not wake-ups.
         statistics.record(frame, wakeTime: wakeTime, intervalTime: tickSource == .vblank ? frame.timestamp : wakeTime)
         vblank.ledger.noteDelivered(frame)
-        reconcileWithDisplay()
         lastFrame = frame
         framesDelivered += 1
 

@@ -58,6 +58,9 @@ public final class FrameStatistics {
     // display reports after the link moved on.
     private var closedDurations: [Double]
     private var closedBudget: Double?
+    /// Drops added by display corrections and not taken back, by stage slot.
+    private var correctedBySlot = [Int](repeating: 0, count: FrameStage.capacity)
+    private var lastCorrectedSlot = FrameStage.unattributed.slot
 
     /// One frame as the ring stores it: plain values, no references.
     struct Sample {
@@ -120,26 +123,44 @@ public final class FrameStatistics {
         lastWakeTime = intervalTime
     }
 
-    /// Adds `count` drops that the display found after the link had counted its own (a frame
-    /// handed over too late to be shown at its target). They are blamed on the longest stage of
-    /// the last finished frame if its stages took more than half its interval (a server needs a
-    /// frame that early), otherwise on ``FrameStage/unattributed``.
-    func recordLateDrops(_ count: Int) {
-        guard count > 0 else { return }
-        var total = 0.0
-        var longest = -1
-        for slot in 0..<FrameStage.capacity where closedDurations[slot] >= 0 {
-            total += closedDurations[slot]
-            if longest < 0 || closedDurations[slot] > closedDurations[longest] { longest = slot }
-        }
-        let budget = closedBudget ?? openBudget ?? 0
-        let blamed = longest >= 0 && total > budget / 2 ? longest : FrameStage.unattributed.slot
-        framesDropped += count
-        dropsByStage[blamed] += count
-        if recent.count > 0 {
-            recent.updateNewest { sample in
-                sample.droppedFrames += count
-                sample.blamedSlot = blamed
+    /// Corrects the drop count by `change` to match what the display showed (see
+    /// ``DisplayLink/presentationCompleted(frameIndex:msc:)``). Added drops are blamed on the
+    /// longest stage of the last finished frame if its stages took more than half its interval (a
+    /// server needs a frame that early), otherwise on ``FrameStage/unattributed``; drops taken
+    /// back come off the stages earlier corrections blamed, newest first.
+    func correctDrops(by change: Int) {
+        if change > 0 {
+            var total = 0.0
+            var longest = -1
+            for slot in 0..<FrameStage.capacity where closedDurations[slot] >= 0 {
+                total += closedDurations[slot]
+                if longest < 0 || closedDurations[slot] > closedDurations[longest] { longest = slot }
+            }
+            let budget = closedBudget ?? openBudget ?? 0
+            let blamed = longest >= 0 && total > budget / 2 ? longest : FrameStage.unattributed.slot
+            framesDropped += change
+            dropsByStage[blamed] += change
+            correctedBySlot[blamed] += change
+            lastCorrectedSlot = blamed
+            if recent.count > 0 {
+                recent.updateNewest { sample in
+                    sample.droppedFrames += change
+                    sample.blamedSlot = blamed
+                }
+            }
+        } else {
+            var remaining = -change
+            while remaining > 0 {
+                var slot = lastCorrectedSlot
+                if correctedBySlot[slot] == 0 {
+                    guard let any = correctedBySlot.firstIndex(where: { $0 > 0 }) else { break }
+                    slot = any
+                }
+                let taken = min(remaining, correctedBySlot[slot])
+                correctedBySlot[slot] -= taken
+                dropsByStage[slot] -= taken
+                framesDropped -= taken
+                remaining -= taken
             }
         }
     }
@@ -180,6 +201,7 @@ public final class FrameStatistics {
         for slot in 0..<FrameStage.capacity {
             stageDurations[slot].removeAll()
             dropsByStage[slot] = 0
+            correctedBySlot[slot] = 0
         }
         intervalCount = 0
         intervalSum = 0

@@ -1,69 +1,63 @@
 // PresentationLedger: reconciles the drops a link counted with the vblanks the display showed.
 
-/// Keeps the link's own drop count and the display's count for the same frames, so drops found by
-/// the display are added once and drops already counted are not added again.
+/// Corrects a link's drop count to what the display showed, so each drop is counted once.
 ///
-/// The display's count comes from the vblanks frames were shown at: between consecutive shown
-/// frames, every frame interval beyond the first is a drop. The link's count is the
-/// ``DisplayLink/Frame/droppedFrames`` of its frames. A drop appears one frame apart in the two:
-/// the display sees frame `k` shown late, the link reports the missed vblank on frame `k + 1`.
-/// So the display's count through frame `k` is compared with the link's through frame `k + 1`,
-/// once that frame has been delivered, and only the excess is added. Both counts start at the
-/// first frame shown after a discontinuity (start, pause, fall-back to the timer).
+/// The link counts a drop for every frame interval between consecutive frames' target vblanks
+/// beyond the first: through frame `j` that is `(t_j − t_0)/d − j` for targets `t` and divisor
+/// `d`. The display's drops are the same sum over the vblanks `s` the frames were shown at,
+/// `(s_j − s_0)/d − (shown frames − 1)`. Their difference is the correction
+/// `((s_j − t_j) − (s_0 − t_0))/d + skipped`: how much later than its target frame `j` was shown
+/// than frame 0 was, plus the frames the display skipped (replaced before their vblank, or copied
+/// at the same vblank as the next frame, so never seen). The
+/// ledger keeps that correction applied to the link's statistics, adding and taking back as it
+/// changes (a frame shown one vblank late adds a drop; when the link counts the missed vblank
+/// itself on the next frame, which is then shown on time, the correction goes back to zero).
+/// Counting restarts after a discontinuity (start, pause, fall-back to the timer).
 struct PresentationLedger {
     private static let capacity = 64
-    /// The link's drops summed over delivered frames, by frame index modulo the capacity.
-    private var linkTotals = [Int](repeating: 0, count: PresentationLedger.capacity)
-    private var linkTotal = 0
+    /// The target vblank of each recent frame, by frame index modulo the capacity.
+    private var targets = [Int64](repeating: 0, count: PresentationLedger.capacity)
     private var newestFrame = -1
+    private var baselineLateness: Int64?
+    private var skipped = 0
     private var lastShown: Int64?
-    private var baseline: (link: Int, added: Int)?
-    private var displayDrops = 0
-    /// The newest completed frame whose count awaits the link's next frame.
-    private var pendingFrame: Int?
-    /// Drops the display showed beyond the link's own count, added so far.
-    private(set) var added = 0
+    /// The correction now applied to the statistics.
+    private(set) var applied = 0
 
     mutating func noteDelivered(_ frame: DisplayLink.Frame) {
-        linkTotal += frame.droppedFrames
         newestFrame = frame.frameIndex
-        linkTotals[frame.frameIndex % Self.capacity] = linkTotal
+        targets[frame.frameIndex % Self.capacity] = frame.targetMSC ?? Int64.min
     }
 
+    /// Later corrections start from zero; the drops already corrected stay counted.
     mutating func noteDiscontinuity() {
+        baselineLateness = nil
+        skipped = 0
+        applied = 0
         lastShown = nil
-        baseline = nil
-        pendingFrame = nil
     }
 
     /// Takes the display's word on frame `frameIndex`: shown at vblank `msc`, or skipped (nil).
-    mutating func complete(frameIndex: Int, shownAt msc: Int64?, divisor: Int) {
-        guard let msc, frameIndex >= 0, frameIndex <= newestFrame, newestFrame - frameIndex < Self.capacity - 1 else { return }
-        guard let previous = lastShown, baseline != nil else {
-            lastShown = msc
-            baseline = (linkTotals[frameIndex % Self.capacity], added)
-            displayDrops = 0
-            return
-        }
-        guard msc > previous else { return }
-        lastShown = msc
-        displayDrops += max(0, Int(msc - previous) / max(1, divisor) - 1)
-        pendingFrame = frameIndex
-    }
-
-    /// The drops to add now: the display's count beyond the link's, once the link has delivered
-    /// the frame after the newest completed one.
-    mutating func reconcile() -> Int {
-        guard let frame = pendingFrame, let baseline, frame < newestFrame else { return 0 }
-        guard newestFrame - frame < Self.capacity - 1 else {
-            pendingFrame = nil
+    /// Returns the change to apply to the link's drop count.
+    mutating func complete(frameIndex: Int, shownAt msc: Int64?, divisor: Int) -> Int {
+        guard frameIndex >= 0, frameIndex <= newestFrame, newestFrame - frameIndex < Self.capacity - 1 else { return 0 }
+        let target = targets[frameIndex % Self.capacity]
+        guard target != Int64.min else { return 0 }
+        guard let msc else {
+            if baselineLateness != nil { skipped += 1 }
             return 0
         }
-        pendingFrame = nil
-        let counted = (linkTotals[(frame + 1) % Self.capacity] - baseline.link) + (added - baseline.added)
-        let extra = displayDrops - counted
-        guard extra > 0 else { return 0 }
-        added += extra
-        return extra
+        // Two frames copied at the same vblank: the earlier was never seen, as if skipped.
+        if msc == lastShown, baselineLateness != nil { skipped += 1 }
+        lastShown = msc
+        let lateness = max(0, msc - target) / Int64(max(1, divisor))
+        guard let baseline = baselineLateness else {
+            baselineLateness = lateness
+            return 0
+        }
+        let correction = Int(lateness - baseline) + skipped
+        let change = correction - applied
+        applied = correction
+        return change
     }
 }

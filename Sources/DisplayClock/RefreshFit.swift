@@ -1,7 +1,9 @@
 // RefreshFit: the display's refresh period, fitted to recent vblanks by least squares.
 
 /// A straight line `time = intercept + period × msc` fitted by least squares to the most recent
-/// vblanks, which gives the refresh period and predicts when any vblank happens.
+/// vblanks, which gives the refresh period and predicts when any vblank happens. Stamps far
+/// above the first line (more than three times the median residual, and over 0.25 ms) are left
+/// out of a second fit: a busy server stamps vblanks late, never early.
 ///
 /// Servers stamp vblanks with jitter (Xvfb's fake vblank runs on a millisecond timer, so
 /// consecutive stamps of a 60 Hz display are 16 and 17 ms apart), and a vblank can go unreported
@@ -12,6 +14,7 @@ public struct RefreshFit: Sendable {
     public static let capacity = 120
 
     private var times: [Double]
+    private var residuals: [Double]
     private var counters: [Int64]
     private var head = 0
     /// The number of vblanks the fit covers now.
@@ -23,6 +26,7 @@ public struct RefreshFit: Sendable {
     /// An empty fit.
     public init() {
         times = Array(repeating: 0, count: Self.capacity)
+        residuals = Array(repeating: 0, count: Self.capacity)
         counters = Array(repeating: 0, count: Self.capacity)
     }
 
@@ -71,24 +75,54 @@ public struct RefreshFit: Sendable {
 
     private mutating func refit() {
         guard count >= 2, let newest else { fittedPeriod = nil; return }
-        // Centre on the newest vblank: counters are large (seconds of uptime times the rate) and
-        // stamps are seconds of uptime, so raw sums would lose the microseconds that matter.
-        var sumX = 0.0, sumY = 0.0
+        guard let first = leastSquares(newest: newest, within: .infinity) else { fittedPeriod = nil; return }
+        fittedPeriod = first.slope
+        reference = newest.msc
+        fittedIntercept = first.intercept
+        guard count >= 8 else { return }
+        // A busy server stamps some vblanks late (its timer fired late), never early: drop the
+        // stamps that sit far above the line and fit again.
         for i in 0..<count {
+            residuals[i] = abs(times[i] - (fittedIntercept + Double(counters[i] - reference) * first.slope))
+        }
+        let n = count
+        residuals.withUnsafeMutableBufferPointer { all in
+            var used = UnsafeMutableBufferPointer(rebasing: all[0..<n])
+            used.sort()
+        }
+        let limit = max(3 * residuals[count / 2], 0.000_25)
+        if let second = leastSquares(newest: newest, within: limit), second.used >= count / 2 {
+            fittedPeriod = second.slope
+            fittedIntercept = second.intercept
+        }
+    }
+
+    /// The least-squares line through the vblanks within `limit` seconds of the current line
+    /// (all of them for an infinite limit), centred on the newest vblank: counters are large
+    /// (seconds of uptime times the rate) and stamps are seconds of uptime, so raw sums would
+    /// lose the microseconds that matter.
+    private func leastSquares(newest: Vblank, within limit: Double) -> (slope: Double, intercept: Double, used: Int)? {
+        let current = fittedPeriod
+        func included(_ i: Int) -> Bool {
+            guard limit.isFinite, let current else { return true }
+            return abs(times[i] - (fittedIntercept + Double(counters[i] - reference) * current)) <= limit
+        }
+        var sumX = 0.0, sumY = 0.0, used = 0
+        for i in 0..<count where included(i) {
             sumX += Double(counters[i] - newest.msc)
             sumY += times[i] - newest.time
+            used += 1
         }
-        let meanX = sumX / Double(count), meanY = sumY / Double(count)
+        guard used >= 2 else { return nil }
+        let meanX = sumX / Double(used), meanY = sumY / Double(used)
         var sxx = 0.0, sxy = 0.0
-        for i in 0..<count {
+        for i in 0..<count where included(i) {
             let dx = Double(counters[i] - newest.msc) - meanX
             sxx += dx * dx
             sxy += dx * (times[i] - newest.time - meanY)
         }
-        guard sxx > 0, sxy > 0 else { fittedPeriod = nil; return }
+        guard sxx > 0, sxy > 0 else { return nil }
         let slope = sxy / sxx
-        fittedPeriod = slope
-        reference = newest.msc
-        fittedIntercept = newest.time + meanY - slope * meanX
+        return (slope, newest.time + meanY - slope * meanX, used)
     }
 }

@@ -12,6 +12,12 @@ import X11Presenter
 /// nothing animates, or the window is unmapped, the link is paused and the wait is on the
 /// descriptors alone (or until a delayed animation begins), so an idle host uses no CPU.
 ///
+/// With ``tickOnVblanks()``, the link ticks on the X server's vblanks through the Present
+/// extension: it asks for each with NotifyMSC, the answer arrives on the X connection, the frame
+/// drawn then is presented at the next tick's vblank, and the completions tell the link which
+/// vblank showed it. The link's deadline is then only its watchdog, which hands over to the
+/// timer if vblanks stop.
+///
 /// ```swift
 /// let root = Layer()
 /// let host = try WindowHost(title: "Hello", width: 640, height: 480, rootLayer: root)
@@ -49,6 +55,8 @@ public final class WindowHost {
     /// Called after each wake-up of the loop, before the link is serviced (for descriptors
     /// given to ``watch(_:)``).
     public var onWake: (() -> Void)?
+    /// Called when the display reports the vblank a frame (by its link frame index) was shown at.
+    public var onFrameShown: ((_ frameIndex: Int, _ msc: Int64) -> Void)?
     /// Whether the window is unmapped or iconified (nothing drawn would be seen).
     public private(set) var isHidden = false
     /// Whether ``run()`` is looping.
@@ -56,6 +64,9 @@ public final class WindowHost {
     private var watched: [Int32] = []
     private var events: [WindowEvent] = []
     private var stopRequested = false
+    private var vblanks: WindowVblanks?
+    private var presented = PresentedFrames()
+    private var lastTargetMSC: UInt64 = 0
 
     /// A host for `source` in `window`, ticking on `link`.
     public init(window: X11Window, link: DisplayLink, source: any FrameSource) {
@@ -77,6 +88,17 @@ public final class WindowHost {
             throw .window(error)
         }
         self.init(window: window, link: DisplayLink(refreshRate: 60), source: LayerTreeSource(rootLayer: rootLayer, clearColor: clearColor))
+    }
+
+    /// Ticks the link on the window's Present vblanks, if the window presents through Present
+    /// (see ``X11Window/presentation``). Returns whether it does.
+    @discardableResult
+    public func tickOnVblanks() -> Bool {
+        guard window.presentation == .present, !link.isUnthrottled else { return false }
+        let vblanks = WindowVblanks(window: window)
+        self.vblanks = vblanks
+        link.tickOnVblanks(from: vblanks)
+        return true
     }
 
     /// Also wakes the loop when `descriptor` is readable; ``onWake`` then looks at it.
@@ -112,6 +134,9 @@ public final class WindowHost {
             do { try waiter.wait(until: deadline) } catch { throw .wait(error) }
             onWake?()
             guard !stopRequested else { break }
+            // Events first: a vblank waiting on the socket must reach the link before its
+            // watchdog, due at about the same time, takes it for a missing one.
+            if vblanks != nil, waiter.isReadable(window.connectionFileDescriptor) { continue }
             if !link.isPaused { _ = link.service() }
         }
         stopRequested = false
@@ -120,19 +145,32 @@ public final class WindowHost {
     /// Draws a frame at `mediaTime` now, outside the link's ticks (a step while paused, a
     /// redraw before a screenshot), and presents it.
     public func drawFrame(at mediaTime: Double) {
-        draw(mediaTime: mediaTime)
+        draw(mediaTime: mediaTime, frame: nil)
     }
 
     private func tick(_ frame: DisplayLink.Frame) {
         onFrame?(frame)
-        draw(mediaTime: source.mediaTime(for: frame))
+        draw(mediaTime: source.mediaTime(for: frame), frame: frame)
     }
 
-    private func draw(mediaTime: Double) {
+    /// Draws and shows a frame: with vblanks, at the vblank of the link's next tick (the next
+    /// vblank for frames no tick asked for), else at once.
+    private func draw(mediaTime: Double, frame: DisplayLink.Frame?) {
         let target = window.acquireFrameBuffer()
         let damage = source.drawFrame(at: mediaTime, into: target)
         let start = link.clock.now()
-        window.present(damage: damage)
+        if vblanks != nil {
+            // Targets never go back: Present shows queued frames in vblank order, so a frame
+            // aimed before one already queued (ticks re-anchored when vblanks came back after
+            // the timer stood in) would be overtaken by the older frame.
+            let msc = max(frame?.targetMSC.map { UInt64(max(0, $0)) } ?? 0, lastTargetMSC)
+            lastTargetMSC = msc
+            if let serial = window.present(damage: damage, atMSC: msc), let frame {
+                presented.record(serial: serial, frameIndex: frame.frameIndex)
+            }
+        } else {
+            window.present(damage: damage)
+        }
         source.framePresented(blitDuration: link.clock.now() - start)
     }
 
@@ -145,6 +183,12 @@ public final class WindowHost {
             source.frameBufferResized(width: frame.width, height: frame.height)
         case .expose, .shown: isHidden = false  // the window re-blitted exposed areas from the last frame
         case .hidden: isHidden = true
+        case let .vblank(timing):
+            link.receiveVblank(Vblank(ustMicroseconds: timing.ust, msc: timing.msc))
+        case let .presented(serial, timing, skipped):
+            guard let frameIndex = presented.take(serial: serial) else { break }
+            link.presentationCompleted(frameIndex: frameIndex, msc: skipped ? nil : Int64(timing.msc))
+            if !skipped { onFrameShown?(frameIndex, Int64(timing.msc)) }
         default: break  // input: for onEvent
         }
         onEvent?(event)

@@ -16,7 +16,8 @@ final class SharedMemoryImage: ServerImage {
     private let display: OpaquePointer
     private let watch: ConnectionWatch
     private let image: UnsafeMutablePointer<XImage>
-    private let info: UnsafeMutablePointer<XShmSegmentInfo>
+    /// The segment, for making a shared pixmap of the same memory (`XShmCreatePixmap`).
+    let info: UnsafeMutablePointer<XShmSegmentInfo>
 
     /// Why a shared-memory image could not be used; the caller falls back to `XPutImage`.
     enum Failure: Error {

@@ -44,4 +44,23 @@ public enum WindowEvent: Equatable, Sendable {
     /// The X server went away (it crashed, was killed, or the connection was interrupted with a
     /// ``ConnectionInterrupter``). The window can show nothing more; close it.
     case connectionLost
+    /// A vblank asked for with ``X11Window/requestVblank(atOrAfter:)`` happened (Present's
+    /// `CompleteNotify` of kind NotifyMSC).
+    case vblank(PresentTiming)
+    /// A frame presented with ``X11Window/present(damage:atMSC:)`` completed: shown at `timing`'s
+    /// vblank, or `skipped` (a newer frame replaced it before its vblank).
+    case presented(serial: UInt32, timing: PresentTiming, skipped: Bool)
+}
+
+/// When a vblank happened, as the Present extension reports it.
+public struct PresentTiming: Equatable, Sendable {
+    /// Microseconds of `CLOCK_MONOTONIC` (Present's UST).
+    public var ust: UInt64
+    /// The vblank counter (Present's MSC).
+    public var msc: UInt64
+
+    public init(ust: UInt64, msc: UInt64) {
+        self.ust = ust
+        self.msc = msc
+    }
 }

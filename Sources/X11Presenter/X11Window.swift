@@ -40,6 +40,9 @@ public final class X11Window {
         public var height: Int
         /// Whether to try MIT-SHM; `false` sends every frame with `XPutImage`.
         public var usesSharedMemory: Bool
+        /// Whether to show frames through the Present extension at chosen vblanks (MIT-SHM pixmaps,
+        /// see ``present(damage:atMSC:)``) when the server allows it; see ``presentation``.
+        public var usesPresent: Bool
         /// How long to wait for the server to finish reading a shared-memory frame before
         /// giving up on that frame's completion event (a server that never answers must not hang us).
         public var completionTimeout: Double
@@ -51,13 +54,14 @@ public final class X11Window {
 
         /// Creates a configuration.
         public init(displayName: String? = nil, title: String, width: Int, height: Int,
-                    usesSharedMemory: Bool = true, completionTimeout: Double = 0.25,
+                    usesSharedMemory: Bool = true, usesPresent: Bool = false, completionTimeout: Double = 0.25,
                     className: String? = nil, interrupter: ConnectionInterrupter? = nil) {
             self.displayName = displayName
             self.title = title
             self.width = width
             self.height = height
             self.usesSharedMemory = usesSharedMemory
+            self.usesPresent = usesPresent
             self.completionTimeout = completionTimeout
             self.className = className
             self.interrupter = interrupter
@@ -76,6 +80,20 @@ public final class X11Window {
     /// How frames reach the server. The window does not announce the initial fall-back to
     /// `XPutImage`; its owner says so once, in its own words.
     public private(set) var transport: Transport
+    /// How frames are shown: through Present at a vblank, or blitted as soon as they are ready.
+    public enum Presentation: Equatable, Sendable {
+        /// `PresentPixmap` of MIT-SHM pixmaps at a target vblank; vblanks can be asked for.
+        case present
+        /// `XShmPutImage` or `XPutImage` at once; `reason` says why not Present (nil: not asked for).
+        case blit(reason: String?)
+    }
+
+    /// How frames are shown. The window does not announce a fall-back from Present; its owner says
+    /// so, in its own words.
+    public private(set) var presentation: Presentation
+    /// The screen's refresh rate as XRandR reports it (60 Hz when it cannot say, as on Xvfb).
+    public let displayRefresh: DisplayRefresh
+
     /// Called with a one-line notice (the fall-back to `XPutImage`, a late completion); by default
     /// written to stderr.
     public var onNotice: (String) -> Void = { message in
@@ -113,6 +131,7 @@ public final class X11Window {
     private var isClosed = false
     /// The keycode whose release was dropped as half of an auto-repeat pair.
     private var repeatingKeycode: UInt32?
+    private var scheduler: PresentScheduler?
 
     /// Opens the display, picks a TrueColor visual, and maps a window with a frame buffer.
     ///
@@ -187,6 +206,23 @@ public final class X11Window {
         self.image = made.0
         self.imageSize = (width, height)
         self.transport = made.1
+        displayRefresh = DisplayRefresh.query(display, root: root)
+        presentation = .blit(reason: nil)
+        if configuration.usesPresent {
+            if case let .putImage(reason) = transport {
+                presentation = .blit(reason: "no MIT-SHM: \(reason)")
+            } else if let reason = PresentScheduler.unavailability(display) {
+                presentation = .blit(reason: reason)
+            } else {
+                do {
+                    let frame = Self.frameSize(forWindowWidth: width, height: height)
+                    scheduler = try PresentScheduler(display: display, watch: watch, window: window, visual: visual, depth: depth, width: frame.width, height: frame.height)
+                    presentation = .present
+                } catch {
+                    presentation = .blit(reason: "no MIT-SHM pixmaps: \(error)")
+                }
+            }
+        }
         XMapWindow(display, window)
         XFlush(display)
     }
@@ -200,6 +236,8 @@ public final class X11Window {
         isClosed = true
         if !watch.isLost {
             waitForCompletion()
+            scheduler?.close()
+            scheduler = nil
             image = PlaceholderImage.shared
             XFreeGC(display, gc)
             if !isDestroyed { XDestroyWindow(display, window) }
@@ -207,6 +245,7 @@ public final class X11Window {
         // The image lets go of its segment while the display still exists (on a lost
         // connection without an X call).
         image = PlaceholderImage.shared
+        scheduler = nil
         ErrorTrap.forget(window: windowID, on: display)
         // On a lost connection Xlib only frees its memory here; it sends nothing. Until it has
         // closed the socket, an interrupter may still end a wait in its final XSync.
@@ -222,10 +261,42 @@ public final class X11Window {
     /// one returned before must no longer be used (its memory is released). It is at most
     /// ``Bitmap/maximumSide`` pixels a side (``frameSize(forWindowWidth:height:)``): a larger
     /// window shows the frame in its top-left part.
+    ///
+    /// With Present, it is a pixmap of the ring that the server has released (`IdleNotify`), brought
+    /// up to the last frame presented.
     public func acquireFrameBuffer() -> Bitmap {
+        if let scheduler {
+            waitForServer { scheduler.hasIdleBuffer } onTimeout: {
+                scheduler.abandonBusyBuffers()
+                return "no Present IdleNotify from the server within \(Int(completionTimeout * 1000)) ms; reusing a pixmap"
+            }
+            if scheduler.size != Self.frameSize(forWindowWidth: width, height: height), !watch.isLost, !isClosed { resizeRing(scheduler) }
+            if let scheduler = self.scheduler { return scheduler.acquire() }
+        }
         waitForCompletion()
         if imageSize != (width, height), !watch.isLost, !isClosed { reallocate() }
         return image.bitmap
+    }
+
+    /// Shows the frame buffer at vblank `msc` (0: the next vblank) with `damage` as the update
+    /// region, through Present; returns the present's serial, which the
+    /// ``WindowEvent/presented(serial:timing:skipped:)`` event names. Without Present (see
+    /// ``presentation``) it blits at once, as ``present(damage:)``, and returns nil.
+    @discardableResult
+    public func present(damage: [IntRect], atMSC msc: UInt64) -> UInt32? {
+        guard let scheduler else {
+            present(damage: damage)
+            return nil
+        }
+        guard !watch.isLost, !isClosed, !isDestroyed else { return nil }
+        return scheduler.present(damage: damage, atMSC: msc)
+    }
+
+    /// Asks the server for a ``WindowEvent/vblank(_:)`` event at vblank `msc`, or at once with the
+    /// current vblank if `msc` has passed (0: the next one). Does nothing without Present.
+    public func requestVblank(atOrAfter msc: UInt64) {
+        guard let scheduler, !watch.isLost, !isClosed, !isDestroyed else { return }
+        scheduler.requestVblank(atOrAfter: msc)
     }
 
     /// Sends the damaged rectangles of the frame buffer to the window.
@@ -234,6 +305,10 @@ public final class X11Window {
     /// event, which ``acquireFrameBuffer()`` waits for so no frame is overwritten while read.
     public func present(damage: [IntRect]) {
         guard !watch.isLost, !isClosed, !isDestroyed else { return }
+        if let scheduler {
+            _ = scheduler.present(damage: damage, atMSC: 0)
+            return
+        }
         let bounds = image.bitmap.bounds
         var last = -1
         for (i, rect) in damage.enumerated() where !rect.intersection(bounds).isEmpty { last = i }
@@ -293,7 +368,14 @@ public final class X11Window {
             return
         }
         // After a resize the frame buffer is stale: the owner redraws everything anyway.
-        if let exposed, imageSize == (width, height) { present(damage: [exposed]) }
+        if let exposed, let scheduler {
+            if scheduler.size == Self.frameSize(forWindowWidth: width, height: height) {
+                scheduler.reblit(exposed, gc: gc)
+                XFlush(display)
+            }
+        } else if let exposed, imageSize == (width, height) {
+            present(damage: [exposed])
+        }
     }
 
     /// Decodes one event; `nil` for events that mean nothing to the frame loop.
@@ -367,6 +449,7 @@ public final class X11Window {
             awaitingCompletion = false
             return nil
         default:
+            if let scheduler, let decoded = scheduler.handle(&event) { return decoded }
             return nil
         }
     }
@@ -433,6 +516,45 @@ public final class X11Window {
             _ = poll(&fd, 1, Int32(max(1, (remaining * 1000).rounded(.up))))
         }
         if watch.isLost { awaitingCompletion = false }
+    }
+
+    /// Reads events (keeping them for ``processEvents(into:)``) until `condition` holds or the
+    /// completion timeout passes; then `onTimeout` says what was given up, once per window.
+    private func waitForServer(until condition: () -> Bool, onTimeout: () -> String) {
+        let deadline = monotonicNow() + completionTimeout
+        while !condition(), !watch.isLost, !isDestroyed {
+            if XPending(display) > 0 {
+                var event = XEvent()
+                XNextEvent(display, &event)
+                if let translated = translate(&event) { pending.append(translated) }
+                continue
+            }
+            let remaining = deadline - monotonicNow()
+            if remaining <= 0 {
+                let message = onTimeout()
+                if !noticedLateCompletion {
+                    noticedLateCompletion = true
+                    onNotice(message)
+                }
+                return
+            }
+            var fd = pollfd(fd: connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, Int32(max(1, (remaining * 1000).rounded(.up))))
+        }
+    }
+
+    /// Replaces the pixmap ring with one of the window's current size; without memory for it,
+    /// Present stops and frames are blitted at once.
+    private func resizeRing(_ scheduler: PresentScheduler) {
+        do {
+            let frame = Self.frameSize(forWindowWidth: width, height: height)
+            try scheduler.resize(visual: visual, width: frame.width, height: frame.height)
+        } catch {
+            scheduler.close()
+            self.scheduler = nil
+            presentation = .blit(reason: "no MIT-SHM pixmaps at \(width)x\(height): \(error)")
+            onNotice("Present stopped (\(error)); frames are blitted at once")
+        }
     }
 
     /// Replaces the frame buffer with one of the window's current size.

@@ -28,8 +28,11 @@ struct LivePlayer: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Window or frame size, WxH (1...16384 each, at most 64 megapixels); default: the scene's.", valueName: "WxH"))
     var size: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Target frame rate: a number of frames per second, or max.", valueName: "N|max"))
-    var fps: String = "60"
+    @Option(parsing: .unconditional, help: ArgumentHelp("Target frame rate: a number of frames per second (a whole divisor of the refresh with Present), or max (unpaced); default: the display's refresh rate.", valueName: "N|max"))
+    var fps: String?
+
+    @Option(help: ArgumentHelp("What paces frames: present (the X server's vblanks through the Present extension) or timer (at the XRandR rate); default: present when the server has it.", valueName: "present|timer"))
+    var vsync: String?
 
     @Option(help: ArgumentHelp("The X display to use; default: $DISPLAY. One that cannot be reached is an error (status 69); with neither, the run is headless.", valueName: "NAME"))
     var display: String?
@@ -71,7 +74,7 @@ struct LivePlayer: ParsableCommand {
     private var options: PlayerOptions?
 
     private enum CodingKeys: String, CodingKey {
-        case scene, list, size, fps, display, noSharedMemory, noOverlay, autoplay, image, headless, frames, at, screenshot, stats, realtime, priority
+        case scene, list, size, fps, vsync, display, noSharedMemory, noOverlay, autoplay, image, headless, frames, at, screenshot, stats, realtime, priority
     }
 
     mutating func validate() throws {
@@ -97,14 +100,27 @@ struct LivePlayer: ParsableCommand {
             options.width = w
             options.height = h
         }
-        if fps.lowercased() == "max" {
-            options.frameRate = .unlimited
-        } else if let n = Int(fps), (1...1000).contains(n) {
-            options.frameRate = .fixed(n)
-        } else if Int(fps) != nil {
-            throw ValidationError("--fps \(fps) is out of range: --fps must be 1...1000 or max")
-        } else {
-            throw ValidationError("--fps must be 1...1000 or max; got '\(fps)'")
+        if let fps {
+            if fps.lowercased() == "max" {
+                options.frameRate = .unlimited
+            } else if let n = Int(fps), (1...1000).contains(n) {
+                options.frameRate = .fixed(n)
+            } else if Int(fps) != nil {
+                throw ValidationError("--fps \(fps) is out of range: --fps must be 1...1000 or max")
+            } else {
+                throw ValidationError("--fps must be 1...1000 or max; got '\(fps)'")
+            }
+        }
+        if let vsync {
+            guard let choice = VsyncChoice(rawValue: vsync.lowercased()), choice != .automatic else {
+                throw ValidationError("--vsync must be present or timer; got '\(vsync)'")
+            }
+            options.vsync = choice
+        }
+        if options.vsync == .present {
+            // Unpaced frames and vblank pacing exclude each other; so do vblanks and no window.
+            if options.frameRate == .unlimited { throw ValidationError("--vsync present paces frames to vblanks; it cannot be combined with --fps max") }
+            if headless || at != nil { throw ValidationError("--vsync present needs a window; it cannot be combined with --headless or --at") }
         }
         if let frames {
             guard frames > 0, frames <= 10_000_000 else { throw ValidationError("--frames \(frames) is out of range: --frames must be 1...10000000") }

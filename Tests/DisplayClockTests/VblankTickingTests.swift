@@ -90,8 +90,8 @@ import Testing
         #expect(harness.link.tickSource == .vblank)
     }
 
-    /// The display's word on drops is added only where it exceeds the link's own count.
-    @Test func reconciliationAddsOnlyWhatTheLinkDidNotCount() {
+    /// The display's word on drops corrects the link's count, and each drop counts once.
+    @Test func reconciliationCountsEachDropOnce() {
         let harness = VblankHarness(displayRate: 64)
         harness.onFrame = { frame in
             if frame.frameIndex == 10 { harness.clock.advance(by: 1.5 / 64) }
@@ -100,22 +100,25 @@ import Testing
         let link = harness.link
         let frames = harness.frames
         #expect(link.statistics.framesDropped == 1)
-        // Frames 0...9 shown at their targets: nothing to add.
+        #expect(frames[11].targetMSC! - frames[10].targetMSC! == 2)
+        // Frames 0...9 shown at their targets: nothing changes.
         for frame in frames.prefix(10) { link.presentationCompleted(frameIndex: frame.frameIndex, msc: frame.targetMSC) }
-        // Frame 10 was handed over late and shown one vblank after its target; the link counted
-        // that drop already (frame 11 reports it): not counted twice.
+        #expect(link.statistics.framesDropped == 1)
+        // Frame 10 was handed over late and shown one vblank after its target: that is the drop
+        // the link counted on frame 11. Frame 11 is shown on time: one drop in all, not two.
         link.presentationCompleted(frameIndex: 10, msc: frames[10].targetMSC! + 1)
         link.presentationCompleted(frameIndex: 11, msc: frames[11].targetMSC!)
         #expect(link.statistics.framesDropped == 1)
         #expect(link.dropsFoundByDisplay == 0)
-        // Frame 12 was shown two vblanks late though the link saw nothing: two drops added, once.
+        // Frame 12 was shown two vblanks late though the link saw nothing: two drops added.
         link.presentationCompleted(frameIndex: 12, msc: frames[12].targetMSC! + 2)
         #expect(link.statistics.framesDropped == 3)
         #expect(link.dropsFoundByDisplay == 2)
-        // Frame 13 skipped (replaced by 14, shown at the same vblank as 12), 15 shown on time.
+        // Frame 13 skipped (replaced by 14 at the next vblank); 14 and 15 one vblank late: the
+        // display showed no new frame at 12's target, 12's target + 1, 13's target: 3 drops.
         link.presentationCompleted(frameIndex: 13, msc: nil)
-        link.presentationCompleted(frameIndex: 14, msc: frames[14].targetMSC!)
-        link.presentationCompleted(frameIndex: 15, msc: frames[15].targetMSC!)
+        link.presentationCompleted(frameIndex: 14, msc: frames[14].targetMSC! + 1)
+        link.presentationCompleted(frameIndex: 15, msc: frames[15].targetMSC! + 1)
         #expect(link.statistics.framesDropped == 3)
         #expect(link.statistics.drops(blamedOn: .unattributed) == 3)
     }
@@ -174,5 +177,18 @@ import Testing
         #expect(harness.frames.count >= count + 28)
         #expect(harness.link.statistics.framesDropped == 0)
         #expect(harness.sourceChanges.isEmpty)
+    }
+}
+
+extension VblankTickingTests {
+    /// Frames that take two periods every time still tick on vblanks: the watchdog is for
+    /// silence, not for slow frames.
+    @Test func slowFramesDoNotTripTheWatchdog() {
+        let harness = VblankHarness(displayRate: 144)
+        harness.display.jitter = [0, 0.0008, 0.0003]
+        harness.onFrame = { _ in harness.clock.advance(by: 0.014) }
+        harness.run(until: 12)
+        #expect(harness.sourceChanges.isEmpty)
+        #expect(harness.frames.count > 80)
     }
 }

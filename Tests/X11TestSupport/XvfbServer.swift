@@ -22,12 +22,13 @@ public final class XvfbServer: @unchecked Sendable {
     private let process: ChildProcess
 
     /// Starts `Xvfb :N -screen 0 1024x768x24 -nolisten tcp -terminate` (or with `listenArguments`
-    /// instead of `-nolisten tcp`) and waits, with a bounded timeout, for its socket.
+    /// instead of `-nolisten tcp`, plus `extraArguments` such as `-fakescreenfps 144` or
+    /// `-extension Present`) and waits, with a bounded timeout, for its socket.
     ///
     /// With `-terminate` the server exits when its last client disconnects; a suite that shares
     /// one server keeps a connection open for its whole life, so the server also goes away when
     /// the test process ends, however it ends.
-    public init(listenArguments: [String] = ["-nolisten", "tcp"]) throws {
+    public init(listenArguments: [String] = ["-nolisten", "tcp"], extraArguments: [String] = []) throws {
         let executable = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let executable else { throw XvfbError(description: "Xvfb is not installed (apt-get install xvfb)") }
         var number = 100 + Int(getpid() % 1000)
@@ -35,7 +36,7 @@ public final class XvfbServer: @unchecked Sendable {
             number += 1 + Int.random(in: 0..<7)
             let socket = "/tmp/.X11-unix/X\(number)"
             if FileManager.default.fileExists(atPath: socket) || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { continue }
-            let process = try ChildProcess(executable, [":\(number)", "-screen", "0", "1024x768x24", "-terminate"] + listenArguments)
+            let process = try ChildProcess(executable, [":\(number)", "-screen", "0", "1024x768x24", "-terminate"] + listenArguments + extraArguments)
             for _ in 0..<400 where process.isRunning {
                 if FileManager.default.fileExists(atPath: socket) {
                     self.display = ":\(number)"

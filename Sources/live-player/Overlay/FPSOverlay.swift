@@ -22,6 +22,8 @@ final class FPSOverlay {
     var transportLabel: String
     /// The target rate, for the text and the budget line.
     var frameRate: FrameRate
+    /// What paces the frames (a window's); nil headless.
+    var clock: PlayerClock?
     private var lines = [ASCIILine](repeating: ASCIILine(), count: FPSOverlay.lineCount)
     private static let lineCount = 10
     private var lastTextUpdate = -Double.infinity
@@ -51,7 +53,7 @@ final class FPSOverlay {
             lastTextUpdate = now
             shownScene = scene
             shownSize = (target.width, target.height)
-            rebuildText(scene: scene, size: (target.width, target.height), statistics: link.statistics)
+            rebuildText(scene: scene, size: (target.width, target.height), link: link)
         }
         var y = Double(rect.y + 6)
         for (i, line) in lines.enumerated() {
@@ -67,7 +69,7 @@ final class FPSOverlay {
             if i == lines.count - 3 { y += 58 }  // room for the graph above the keys
         }
         drawGraph(into: target, at: IntRect(x: rect.x + 6, y: rect.y + 6 + 11 * (lines.count - 2) + 2, width: Self.graphFrames * 2, height: 52),
-                  clip: rect, statistics: link.statistics)
+                  clip: rect, link: link)
     }
 
     /// DejaVu Sans Mono at 10 px: its 6-pixel advance fits the lines the pixel font did, and
@@ -94,7 +96,8 @@ final class FPSOverlay {
         }
     }
 
-    private func rebuildText(scene: SceneKind, size: (Int, Int), statistics: FrameStatistics) {
+    private func rebuildText(scene: SceneKind, size: (Int, Int), link: DisplayLink) {
+        let statistics = link.statistics
         for i in lines.indices { lines[i].clear() }
         lines[0].append(scene.rawValue)
         lines[0].append(" ")
@@ -106,8 +109,22 @@ final class FPSOverlay {
 
         lines[1].append("FPS ")
         lines[1].append(fixed: statistics.framesPerSecondLastSecond, digits: 1)
-        lines[1].append("  target ")
+        lines[1].append("  ")
+        if let clock {
+            // `vsync present 144.0 Hz`, `timer 60 Hz (no Present)`: the source and its rate.
+            clock.write(into: &lines[1], link: link)
+            if case let .fixed(n) = frameRate {
+                lines[1].append(", ")
+                lines[1].append(n)
+                lines[1].append(" fps")
+            }
+        } else {
+            lines[1].append("target ")
+        }
         switch frameRate {
+        case _ where clock != nil: break
+        case .display:
+            lines[1].append("display rate")
         case let .fixed(n):
             lines[1].append(n)
             lines[1].append(" fps, budget ")
@@ -155,8 +172,9 @@ final class FPSOverlay {
 
     /// The last 120 frame intervals as 1-pixel bars 2 pixels apart (so steady frames read as bars,
     /// not a slab), full height = two budgets, with the budget line; a frame after a drop is red.
-    private func drawGraph(into target: Bitmap, at area: IntRect, clip: IntRect, statistics: FrameStatistics) {
-        let budget = frameRate.interval
+    private func drawGraph(into target: Bitmap, at area: IntRect, clip: IntRect, link: DisplayLink) {
+        let statistics = link.statistics
+        let budget = link.frameInterval > 0 ? link.frameInterval : frameRate.interval
         let kept = min(statistics.framesDelivered, statistics.historyCapacity)
         var index = 0, column = 0
         let skip = max(0, kept - Self.graphFrames)

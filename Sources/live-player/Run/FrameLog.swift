@@ -8,6 +8,8 @@ struct FrameRecord {
     var composite: Double
     var blit: Double
     var dropped: Int
+    /// The vblank the frame was shown at, when the display said so (Present's CompleteNotify).
+    var msc: Int64? = nil
 
     /// The frame's work: all stages added up.
     var total: Double { animate + draw + composite + blit }
@@ -23,6 +25,11 @@ struct FrameLog {
     init(capacity: Int) {
         self.capacity = capacity
         records.reserveCapacity(capacity)
+    }
+
+    /// Notes that frame `index` (counted from the first) was shown at vblank `msc`.
+    mutating func noteShown(_ index: Int, msc: Int64) {
+        if index >= 0, index < records.count { records[index].msc = msc }
     }
 
     mutating func append(_ record: FrameRecord) {

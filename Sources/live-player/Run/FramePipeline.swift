@@ -150,6 +150,11 @@ final class FramePipeline {
 
     private var lastRecord: FrameRecord?
 
+    /// Notes that the frame logged at `index` was shown at vblank `msc`.
+    func noteShown(logIndex index: Int, msc: Int64) {
+        log.noteShown(index, msc: msc)
+    }
+
     /// Completes the frame's record with its blit time and logs it.
     func finishFrame(blit: Double) {
         guard var record = lastRecord else { return }

@@ -4,22 +4,35 @@ import Raster
 
 /// How fast the display link ticks.
 enum FrameRate: Equatable, CustomStringConvertible {
+    /// The display's refresh rate (no `--fps`): every vblank with Present, else the XRandR rate.
+    case display
     /// A target rate in frames per second.
     case fixed(Int)
     /// As fast as frames can be made (the link is unthrottled).
     case unlimited
 
-    /// The frame interval the budget line and headless virtual clock use (60 Hz when unlimited).
+    /// The frame interval the headless virtual clock uses (60 Hz for the display's rate or unlimited).
     var interval: Double {
         if case let .fixed(n) = self { 1 / Double(n) } else { 1.0 / 60 }
     }
 
     var description: String {
         switch self {
+        case .display: "display rate"
         case let .fixed(n): "\(n) fps"
         case .unlimited: "max"
         }
     }
+}
+
+/// What `--vsync` asks for.
+enum VsyncChoice: String {
+    /// Present's vblanks when the server has them, else the timer (no `--vsync`).
+    case automatic
+    /// Present's vblanks, or a clear error.
+    case present
+    /// The timer at the XRandR rate, whatever the server offers.
+    case timer
 }
 
 /// Everything a run needs, checked: the scene exists, sizes and rates are in range, files can be
@@ -28,7 +41,9 @@ struct PlayerOptions {
     var scene: SceneKind
     var width: Int
     var height: Int
-    var frameRate: FrameRate = .fixed(60)
+    var frameRate: FrameRate = .display
+    /// What ticks the windowed player (`--vsync`).
+    var vsync: VsyncChoice = .automatic
     var displayName: String?
     var usesSharedMemory = true
     var showsOverlay = true

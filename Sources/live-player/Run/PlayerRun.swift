@@ -27,12 +27,17 @@ enum PlayerRun {
         StopSignals.guardWindow(interrupter, display: options.displayName ?? getenv("DISPLAY").map { String(cString: $0) } ?? "")
         do {
             let size = (options.width, options.height)
+            // --fps max stays unpaced: no vblanks, frames blitted as soon as they are made.
+            let usesPresent = options.vsync != .timer && options.frameRate != .unlimited
             window = try X11Window(.init(displayName: options.displayName, title: "live-player: \(options.scene.rawValue)",
                                          width: size.0, height: size.1, usesSharedMemory: options.usesSharedMemory,
-                                         className: "live-player", interrupter: interrupter))
+                                         usesPresent: usesPresent, className: "live-player", interrupter: interrupter))
         } catch {
             StopSignals.releaseWindow()
             switch error {
+            case .noDisplayNamed where options.vsync == .present:
+                printError("--vsync present: \(error)")
+                return 64
             case .noDisplayNamed:
                 // Nothing was asked for (no --display, DISPLAY unset or empty): the frames can
                 // still be made and measured off-screen.
@@ -46,6 +51,11 @@ enum PlayerRun {
                 printError("\(error)")
                 return 1
             }
+        }
+        if options.vsync == .present, case let .blit(reason) = window.presentation {
+            window.close()
+            printError("--vsync present: cannot pace frames to vblanks: \(reason ?? "Present is not in use")")
+            return 64
         }
         return WindowedPlayer(options: options, window: window).run()
     }

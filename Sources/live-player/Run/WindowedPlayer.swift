@@ -16,6 +16,9 @@ import Glibc
 /// is unmapped, the link is paused and an idle or hidden player uses no CPU until an event arrives.
 /// The player is the host's frame source: its media timeline (pause, slow motion, steps) and
 /// pipeline (scene, overlay) make each frame.
+///
+/// With Present (the default when the server has it) the host ticks on the server's vblanks;
+/// without it, on a timer at the XRandR rate. The overlay, the summary and `--stats` say which.
 @MainActor
 final class WindowedPlayer: FrameSource {
     private let options: PlayerOptions
@@ -29,21 +32,34 @@ final class WindowedPlayer: FrameSource {
     private var firstFrameWall: Double?
     private var lastFrameWall = 0.0
     private var deliversTick = true
+    private var clock: PlayerClock
+    /// The log index each recent frame (by link frame index) is written at, for its shown vblank.
+    private var logIndices = [(frame: Int, log: Int)](repeating: (-1, -1), count: 16)
     /// `LIVE_PLAYER_TRACE_KEYS=1` prints every key as it is handled (for tests and debugging).
     private let traceKeys = getenv("LIVE_PLAYER_TRACE_KEYS").map { String(cString: $0) == "1" } ?? false
 
     init(options: PlayerOptions, window: X11Window) {
         self.options = options
         self.window = window
-        link = DisplayLink(refreshRate: options.frameRate == .unlimited ? 60 : Double(max(60, Self.refreshFor(options.frameRate))))
-        if case let .fixed(n) = options.frameRate { link.preferredFramesPerSecond = n }
+        let display = window.displayRefresh
+        let usesPresent = window.presentation == .present
+        // The timer's grid is the display's rate, or the target itself when that is faster.
+        var refresh = display.rate
+        if !usesPresent, case let .fixed(n) = options.frameRate { refresh = max(refresh, Double(n)) }
+        link = DisplayLink(refreshRate: refresh)
+        if case let .fixed(n) = options.frameRate { link.preferredFrameRateRange = FrameRateRange(exactly: Double(n)) }
         link.isUnthrottled = options.frameRate == .unlimited
-    }
-
-    /// The refresh grid: 60 Hz, or the target itself when it is above 60.
-    private static func refreshFor(_ rate: FrameRate) -> Int {
-        if case let .fixed(n) = rate { return n > 60 ? n : 60 }
-        return 60
+        let rateSource: PlayerClock.RateSource = display.source == .xrandr ? .xrandr : .default
+        if usesPresent {
+            clock = PlayerClock(source: .present, reason: nil, displayRateSource: rateSource)
+        } else {
+            let reason: StaticString? = switch (options.frameRate, options.vsync) {
+            case (.unlimited, _): nil
+            case (_, .timer): "--vsync timer"
+            default: "no Present"
+            }
+            clock = PlayerClock(source: .timer, reason: reason, displayRateSource: rateSource)
+        }
     }
 
     func run() -> Int32 {
@@ -56,7 +72,11 @@ final class WindowedPlayer: FrameSource {
             printError("not using MIT-SHM (\(options.usesSharedMemory ? reason : "--no-shm was given")); frames go through XPutImage")
         }
         window.onNotice = { printError($0) }
-        let overlay = FPSOverlay(transportLabel: transport, frameRate: options.frameRate)
+        if options.vsync == .automatic, options.frameRate != .unlimited, case let .blit(reason?) = window.presentation {
+            printError("not pacing frames to vblanks (\(reason)); ticking on a timer at \(fixed(link.refreshRate, 1)) Hz")
+        }
+        let overlay = FPSOverlay(transportLabel: clock.source == .present ? transport + " Present" : transport, frameRate: options.frameRate)
+        overlay.clock = clock
         do {
             pipeline = try FramePipeline(kind: options.scene, setup: SceneSetup(size: Size(width: Double(window.width), height: Double(window.height)), image: options.image),
                                          link: link, overlay: overlay, logCapacity: options.frames ?? 100_000)
@@ -75,6 +95,12 @@ final class WindowedPlayer: FrameSource {
         host.onWake = { [unowned self] in
             if StopSignals.pending != nil { host.stop() }
         }
+        link.onTickSourceChange = { [unowned self] source in tickSourceChanged(to: source) }
+        host.onFrameShown = { [unowned self] frameIndex, msc in
+            let entry = logIndices[frameIndex % logIndices.count]
+            if entry.frame == frameIndex { pipeline.noteShown(logIndex: entry.log, msc: msc) }
+        }
+        if clock.source == .present { host.tickOnVblanks() }
 
         LayerClock.advance(to: 0)
         if options.autoplay { pipeline.scene.go() }
@@ -90,10 +116,12 @@ final class WindowedPlayer: FrameSource {
     /// Closes the window, then writes `--stats` and the summary: every ending comes here (q, the
     /// close button, a destroyed window, the server's loss, a stop signal).
     private func finish() -> Int32 {
-        let report = RunReport(scene: pipeline.kind, width: window.width, height: window.height,
+        var report = RunReport(scene: pipeline.kind, width: window.width, height: window.height,
                                mode: window.transport == .sharedMemory ? "window MIT-SHM" : "window XPutImage",
                                log: pipeline.log, statistics: link.statistics, elapsed: lastFrameWall - (firstFrameWall ?? lastFrameWall),
                                measuredFramesPerSecond: link.statistics.framesPerSecondOverall)
+        report.clockLabel = clock.label(link: link)
+        report.clockJSON = clock.json(link: link)
         window.close()
         StopSignals.releaseWindow()
         var status: Int32 = writeStats(report, to: options.statsPath) ? 0 : outputErrorStatus
@@ -122,6 +150,7 @@ final class WindowedPlayer: FrameSource {
         timeline.sync(toClock: frame.targetTimestamp)
         // A redraw while paused shows the same media time: no tick for scenes that count them.
         deliversTick = !timeline.isPaused
+        logIndices[frame.frameIndex % logIndices.count] = (frame.frameIndex, pipeline.log.count)
         return timeline.time
     }
 
@@ -147,6 +176,26 @@ final class WindowedPlayer: FrameSource {
     private func render(deliversTick: Bool) {
         self.deliversTick = deliversTick
         host.drawFrame(at: timeline.time)
+    }
+
+    /// The watchdog handed over to the timer (vblanks stopped), or vblanks came back: say so the
+    /// first time. A busy server can miss a few vblanks now and then; those hand-overs are
+    /// counted in the summary and `--stats` instead of flooding stderr.
+    private func tickSourceChanged(to source: TickSource) {
+        switch source {
+        case .timer:
+            clock.source = .timer
+            clock.reason = "vblanks stopped"
+            clock.fallbacks += 1
+            if clock.fallbacks == 1 {
+                printError("no vblank from the X server for two frames; ticking on a timer at \(fixed(link.refreshRate, 1)) Hz until they return")
+            }
+        case .vblank:
+            clock.source = .present
+            clock.reason = nil
+            if clock.fallbacks == 1 { printError("vblanks are back; pacing frames to them again") }
+        }
+        pipeline.overlay?.clock = clock
     }
 
     // MARK: Events

@@ -1,0 +1,239 @@
+// PresentScheduler: frames shown at a chosen vblank through the Present extension, from a ring of
+// MIT-SHM pixmaps, and vblank notifications (NotifyMSC) for the display link.
+
+internal import CX11
+import Raster
+
+/// Presents frames with `PresentPixmap` and reports vblanks and completions.
+///
+/// Frames are drawn into a small ring of MIT-SHM pixmaps (the renderer writes the shared memory,
+/// the server copies from it at the vblank: no upload, no tearing). A pixmap is drawn into again
+/// only after the server's `IdleNotify` for it. Each present names the damage as its update
+/// region, so the server copies only what changed; to keep that true for every pixmap of the ring,
+/// a pixmap brought back into use first receives, from the newest frame, the areas that changed
+/// while it was away (the "buffer age" of EGL and Vulkan swapchains).
+final class PresentScheduler {
+    private static let ringSize = 3
+    /// Bounding the stale list keeps the catch-up copy allocation-free.
+    private static let staleLimit = 16
+
+    private let display: OpaquePointer
+    private let window: Window
+    private let depth: Int32
+    private let watch: ConnectionWatch
+    let opcode: Int32
+    private let eventID: XID
+    private let region: XserverRegion
+    private var ring: [Buffer] = []
+    private var acquired: Int?
+    private var newest: Int?
+    private var serial: UInt32 = 0
+    private var rectangles: [XRectangle] = []
+
+    final class Buffer {
+        let image: SharedMemoryImage
+        let pixmap: Pixmap
+        var isIdle = true
+        var serial: UInt32 = 0
+        /// Areas newer frames changed since this buffer's frame: copied in before it is drawn again.
+        var stale: [IntRect] = []
+
+        init(image: SharedMemoryImage, pixmap: Pixmap) {
+            self.image = image
+            self.pixmap = pixmap
+            stale.reserveCapacity(PresentScheduler.staleLimit + 1)
+        }
+    }
+
+    /// Why Present cannot be used on `display`, or nil when it can (with MIT-SHM pixmaps).
+    static func unavailability(_ display: OpaquePointer) -> String? {
+        var opcode: Int32 = 0, eventBase: Int32 = 0, errorBase: Int32 = 0
+        guard XPresentQueryExtension(display, &opcode, &eventBase, &errorBase) != 0 else {
+            return "the server has no Present extension"
+        }
+        var major: Int32 = 0, minor: Int32 = 0
+        guard XFixesQueryExtension(display, &eventBase, &errorBase) != 0, XFixesQueryVersion(display, &major, &minor) != 0, major >= 2 else {
+            return "the server has no XFixes 2 (update regions)"
+        }
+        // Present's events are generic events: without that extension (Xvfb can turn it off,
+        // though not Present itself) no completion or vblank would ever arrive.
+        var geOpcode: Int32 = 0
+        guard XQueryExtension(display, "Generic Event Extension", &geOpcode, &eventBase, &errorBase) != 0 else {
+            return "the server has no Generic Event Extension to deliver Present's events"
+        }
+        var sharedPixmaps: Int32 = 0
+        guard XShmQueryVersion(display, &major, &minor, &sharedPixmaps) != 0, sharedPixmaps != 0, XShmPixmapFormat(display) == ZPixmap else {
+            return "the server offers no MIT-SHM pixmaps"
+        }
+        return nil
+    }
+
+    /// Sets up Present on `window`. The caller checked ``unavailability(_:)``.
+    init(display: OpaquePointer, watch: ConnectionWatch, window: Window, visual: UnsafeMutablePointer<Visual>, depth: Int32,
+         width: Int, height: Int) throws(SharedMemoryImage.Failure) {
+        var opcode: Int32 = 0, eventBase: Int32 = 0, errorBase: Int32 = 0
+        _ = XPresentQueryExtension(display, &opcode, &eventBase, &errorBase)
+        var major: Int32 = 0, minor: Int32 = 0
+        _ = XPresentQueryVersion(display, &major, &minor)
+        self.display = display
+        self.window = window
+        self.depth = depth
+        self.watch = watch
+        self.opcode = opcode
+        eventID = XPresentSelectInput(display, window, UInt32(PresentCompleteNotifyMask | PresentIdleNotifyMask))
+        region = XFixesCreateRegion(display, nil, 0)
+        rectangles.reserveCapacity(64)
+        try makeRing(visual: visual, width: width, height: height)
+    }
+
+    /// Frees the pixmaps and the region; the window is still there.
+    func close() {
+        releaseRing()
+        // On a lost connection Xlib must not be called; the server freed everything anyway.
+        if !watch.isLost { XFixesDestroyRegion(display, region) }
+    }
+
+    deinit { releaseRing() }
+
+    /// Replaces the ring with one of the new size (the old pixmaps must be idle or abandoned).
+    func resize(visual: UnsafeMutablePointer<Visual>, width: Int, height: Int) throws(SharedMemoryImage.Failure) {
+        releaseRing()
+        try makeRing(visual: visual, width: width, height: height)
+    }
+
+    /// The size of the ring's pixmaps.
+    private(set) var size = (width: 0, height: 0)
+
+    private func makeRing(visual: UnsafeMutablePointer<Visual>, width: Int, height: Int) throws(SharedMemoryImage.Failure) {
+        size = (width, height)
+        var made: [Buffer] = []
+        for _ in 0..<Self.ringSize {
+            let image = try SharedMemoryImage(display: display, watch: watch, visual: visual, depth: depth, width: width, height: height)
+            let pixmap = XShmCreatePixmap(display, window, image.info.pointee.shmaddr, image.info, UInt32(width), UInt32(height), UInt32(depth))
+            made.append(Buffer(image: image, pixmap: pixmap))
+        }
+        ring = made
+        acquired = nil
+        newest = nil
+    }
+
+    private func releaseRing() {
+        if !watch.isLost { for buffer in ring { XFreePixmap(display, buffer.pixmap) } }
+        ring.removeAll()
+        acquired = nil
+        newest = nil
+    }
+
+    /// Whether a buffer can be drawn into now.
+    var hasIdleBuffer: Bool {
+        acquired != nil || ring.contains { $0.isIdle }
+    }
+
+    /// The bitmap to draw the next frame into: an idle buffer, brought up to the newest frame.
+    /// Call when ``hasIdleBuffer`` (else the oldest busy buffer is taken anyway).
+    func acquire() -> Bitmap {
+        if let acquired { return ring[acquired].image.bitmap }
+        var pick: Int?
+        for (i, buffer) in ring.enumerated() where buffer.isIdle {
+            if pick == nil || buffer.serial < ring[pick!].serial { pick = i }
+        }
+        let index = pick ?? ring.indices.min { ring[$0].serial < ring[$1].serial }!
+        let buffer = ring[index]
+        if let newest, newest != index {
+            let source = ring[newest].image.bitmap
+            for rect in buffer.stale { Self.copy(rect, from: source, to: buffer.image.bitmap) }
+        }
+        buffer.stale.removeAll(keepingCapacity: true)
+        acquired = index
+        return buffer.image.bitmap
+    }
+
+    /// Presents the acquired buffer at vblank `msc` (0: the next one) with `damage` as the update
+    /// region; returns the present's serial, or nil when nothing was acquired or nothing changed.
+    func present(damage: [IntRect], atMSC msc: UInt64) -> UInt32? {
+        guard let index = acquired else { return nil }
+        let buffer = ring[index]
+        let bounds = buffer.image.bitmap.bounds
+        rectangles.removeAll(keepingCapacity: true)
+        for rect in damage {
+            let r = rect.intersection(bounds)
+            guard !r.isEmpty else { continue }
+            rectangles.append(XRectangle(x: Int16(r.x), y: Int16(r.y), width: UInt16(r.width), height: UInt16(r.height)))
+            for other in ring.indices where other != index { markStale(ring[other], r) }
+        }
+        guard !rectangles.isEmpty else { return nil }
+        acquired = nil
+        newest = index
+        serial &+= 1
+        buffer.serial = serial
+        buffer.isIdle = false
+        rectangles.withUnsafeMutableBufferPointer { XFixesSetRegion(display, region, $0.baseAddress, Int32($0.count)) }
+        XPresentPixmap(display, window, buffer.pixmap, serial, 0, region, 0, 0, 0, 0, 0,
+                       UInt32(PresentOptionNone), msc, 0, 0, nil, 0)
+        XFlush(display)
+        return serial
+    }
+
+    /// Copies `rect` between two bitmaps of the same size, row by row.
+    private static func copy(_ rect: IntRect, from source: Bitmap, to target: Bitmap) {
+        let r = rect.intersection(source.bounds).intersection(target.bounds)
+        guard !r.isEmpty else { return }
+        source.withUnsafeMutablePixels { src in
+            target.withRows(in: r) { y, row in
+                row.baseAddress!.update(from: src.baseAddress! + (y * source.stride + r.x), count: r.width)
+            }
+        }
+    }
+
+    private func markStale(_ buffer: Buffer, _ rect: IntRect) {
+        if buffer.stale.count >= Self.staleLimit {
+            let all = buffer.stale.reduce(rect) { $0.union($1) }
+            buffer.stale.removeAll(keepingCapacity: true)
+            buffer.stale.append(all)
+        } else {
+            buffer.stale.append(rect)
+        }
+    }
+
+    /// Asks for a `CompleteNotify` at vblank `msc`, or at once with the current one if past.
+    func requestVblank(atOrAfter msc: UInt64) {
+        serial &+= 1
+        XPresentNotifyMSC(display, window, serial, msc, 0, 0)
+        XFlush(display)
+    }
+
+    /// Copies `rect` of the newest frame to the window again (after an Expose).
+    func reblit(_ rect: IntRect, gc: GC) {
+        guard let newest else { return }
+        let r = rect.intersection(ring[newest].image.bitmap.bounds)
+        guard !r.isEmpty else { return }
+        XCopyArea(display, ring[newest].pixmap, window, gc, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), Int32(r.x), Int32(r.y))
+    }
+
+    /// Decodes a Present event (a generic event cookie of this extension); nil for anything else.
+    /// Idle notifications are handled here and yield no event.
+    func handle(_ event: inout XEvent) -> WindowEvent?? {
+        guard event.type == GenericEvent, event.xcookie.extension == opcode else { return nil }
+        guard XGetEventData(display, &event.xcookie) != 0, let data = event.xcookie.data else { return .some(nil) }
+        defer { XFreeEventData(display, &event.xcookie) }
+        switch event.xcookie.evtype {
+        case PresentCompleteNotify:
+            let complete = data.assumingMemoryBound(to: XPresentCompleteNotifyEvent.self).pointee
+            guard complete.window == window else { return .some(nil) }
+            let timing = PresentTiming(ust: complete.ust, msc: complete.msc)
+            if complete.kind == UInt8(PresentCompleteKindNotifyMSC) { return .vblank(timing) }
+            return .presented(serial: complete.serial_number, timing: timing, skipped: complete.mode == UInt8(PresentCompleteModeSkip))
+        case PresentIdleNotify:
+            let idle = data.assumingMemoryBound(to: XPresentIdleNotifyEvent.self).pointee
+            for buffer in ring where buffer.pixmap == idle.pixmap { buffer.isIdle = true }
+            return .some(nil)
+        default:
+            return .some(nil)
+        }
+    }
+
+    /// Marks every buffer idle: the server never said so in time (it is not answering).
+    func abandonBusyBuffers() {
+        for buffer in ring { buffer.isIdle = true }
+    }
+}

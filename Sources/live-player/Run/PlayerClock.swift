@@ -1,0 +1,70 @@
+// PlayerClock: what paces the windowed player's frames, in the words of the overlay, the summary
+// line and --stats.
+
+import DisplayClock
+
+/// Which source ticks the player and why, with the rate taken from its display link.
+struct PlayerClock {
+    enum Source: String {
+        /// Present's vblanks (NotifyMSC), frames shown with PresentPixmap.
+        case present
+        /// The link's own timer: no Present, `--vsync timer`, `--fps max`, or vblanks stopped.
+        case timer
+    }
+
+    /// Where the refresh rate comes from: vblanks fitted, XRandR, or the 60 Hz default.
+    enum RateSource: String {
+        case present, xrandr, `default`
+    }
+
+    var source: Source
+    /// Why the timer runs, as the label says it ("no Present", "--vsync timer", "vblanks stopped").
+    var reason: StaticString?
+    /// The rate XRandR gave (or the default) before any vblank.
+    var displayRateSource: RateSource
+    /// How many times the timer stood in for vblanks that stopped.
+    var fallbacks = 0
+
+    /// The refresh rate and where it came from, as the link knows it now.
+    func refresh(of link: DisplayLink) -> (rate: Double, source: RateSource) {
+        if source == .present, let fitted = link.fittedRefreshRate { return (fitted, .present) }
+        return (link.refreshRate, displayRateSource)
+    }
+
+    /// Writes the label (`vsync present 144.0 Hz`, `timer 60 Hz (no Present)`, `timer max
+    /// (unthrottled)`) into `line`, without allocating.
+    func write(into line: inout ASCIILine, link: DisplayLink) {
+        let rate = refresh(of: link).rate
+        switch source {
+        case .present:
+            line.append("vsync present ")
+            line.append(fixed: rate, digits: 1)
+            line.append(" Hz")
+        case .timer where link.isUnthrottled:
+            line.append("timer max (unthrottled)")
+        case .timer:
+            line.append("timer ")
+            if abs(rate - rate.rounded()) < 0.05 { line.append(Int(rate.rounded())) } else { line.append(fixed: rate, digits: 1) }
+            line.append(" Hz")
+            if let reason {
+                line.append(" (")
+                line.append(reason)
+                line.append(")")
+            }
+        }
+    }
+
+    /// The label as a string, for the summary line (with the timer's stand-ins, if any).
+    func label(link: DisplayLink) -> String {
+        var line = ASCIILine()
+        write(into: &line, link: link)
+        let text = String(decoding: line.bytes, as: UTF8.self)
+        return fallbacks > 0 ? text + " (timer stood in \(fallbacks)x)" : text
+    }
+
+    /// The `"clock"` object of `--stats`.
+    func json(link: DisplayLink) -> String {
+        let (rate, rateSource) = refresh(of: link)
+        return "{\"source\": \"\(source.rawValue)\", \"refreshRate\": \(rate), \"refreshRateSource\": \"\(rateSource.rawValue)\", \"timerFallbacks\": \(fallbacks)}"
+    }
+}

@@ -1,0 +1,165 @@
+import DisplayClock
+import Raster
+import Testing
+@_spi(Testing) import X11Presenter
+import X11TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Passes a link's vblank requests to the window, as the player does.
+private final class Vblanks: VblankSource {
+    unowned let window: X11Window
+    init(window: X11Window) { self.window = window }
+    func requestVblank(atOrAfter msc: Int64) { window.requestVblank(atOrAfter: UInt64(max(0, msc))) }
+}
+
+/// Present on a real Xvfb started by each test with `-fakescreenfps`: vblanks drive a display
+/// link, frames are shown at their target vblank from a ring of MIT-SHM pixmaps, and the
+/// server's completions are reconciled with the link's drops. Waits are bounded polls.
+@Suite(.serialized) struct PresentTests {
+    /// A window with Present on a fresh server at `fps` vblanks a second.
+    func openWindow(fps: Int, width: Int = 64, height: Int = 48) throws -> (XvfbServer, X11Window) {
+        let server = try XvfbServer(extraArguments: ["-fakescreenfps", "\(fps)"])
+        let window = try X11Window(.init(displayName: server.display, title: "present", width: width, height: height, usesPresent: true))
+        window.onNotice = { _ in }
+        return (server, window)
+    }
+
+    /// Runs `link` on the window's vblanks until `frames` frames were delivered (bounded by
+    /// `timeout` seconds of the link's clock), handing every completion to `onPresented` and the link.
+    func drive(_ link: DisplayLink, _ window: X11Window, frames: Int, timeout: Double = 20,
+               onPresented: (UInt32, PresentTiming, Bool) -> Void = { _, _, _ in }) throws {
+        let waiter = try FrameWaiter()
+        waiter.watch(window.connectionFileDescriptor)
+        var events: [WindowEvent] = []
+        let end = link.clock.now() + timeout
+        while link.statistics.framesDelivered < frames, link.clock.now() < end {
+            window.processEvents(into: &events)
+            for event in events {
+                switch event {
+                case let .vblank(timing): link.receiveVblank(Vblank(ustMicroseconds: timing.ust, msc: timing.msc))
+                case let .presented(serial, timing, skipped): onPresented(serial, timing, skipped)
+                default: break
+                }
+            }
+            events.removeAll()
+            if window.hasQueuedEvents { continue }
+            try waiter.wait(until: min(link.nextDeadline ?? end, end))
+            if waiter.isReadable(window.connectionFileDescriptor) { continue }
+            link.service()
+        }
+    }
+
+    /// The refresh fitted to NotifyMSC vblanks is within 0.1 % of the server's rate.
+    @Test(arguments: [30, 60, 144])
+    func fittedRefreshMatchesTheServer(fps: Int) throws {
+        let (server, window) = try openWindow(fps: fps)
+        defer { window.close(); server.stop() }
+        #expect(window.presentation == .present)
+        #expect(window.displayRefresh == .fallback)  // Xvfb's XRandR mode says 0 Hz
+        let link = DisplayLink(refreshRate: 60)
+        let source = Vblanks(window: window)
+        link.tickOnVblanks(from: source)
+        try drive(link, window, frames: 130)
+        let rate = try #require(link.fittedRefreshRate)
+        #expect(abs(rate - Double(fps)) / Double(fps) < 1e-3, "fitted \(rate) Hz")
+        #expect(link.tickSource == .vblank)
+        #expect(abs(link.refreshRate - Double(fps)) / Double(fps) < 1e-3)
+    }
+
+    /// Frames that overrun their vblank by 0.7 of a period or more: the link's drops (its own and
+    /// those the completions add) equal the vblanks the server showed no new frame at.
+    @Test(arguments: [0.7, 1.2, 2.5])
+    func linkDropsEqualTheServersGaps(overrun: Double) throws {
+        let (server, window) = try openWindow(fps: 60)
+        defer { window.close(); server.stop() }
+        let link = DisplayLink(refreshRate: 60)
+        let source = Vblanks(window: window)
+        var serials: [UInt32: Int] = [:]
+        link.handler = { frame in
+            let bitmap = window.acquireFrameBuffer()
+            bitmap.fill(IntRect(x: frame.frameIndex % 60, y: 0, width: 4, height: 4), with: 0xFFFF_FFFF)
+            // Every fifth frame overruns: it is handed over `overrun` periods after its target.
+            if frame.frameIndex % 5 == 2 {
+                let until = frame.targetTimestamp + overrun * frame.duration
+                while MonotonicClock().now() < until { usleep(200) }
+            }
+            if let serial = window.present(damage: [IntRect(x: 0, y: 0, width: 64, height: 4)], atMSC: UInt64(frame.targetMSC ?? 0)) {
+                serials[serial] = frame.frameIndex
+            }
+        }
+        link.tickOnVblanks(from: source)
+        var shown: [(frame: Int, msc: UInt64)] = []
+        var done = Set<UInt32>()
+        func completed(_ serial: UInt32, _ timing: PresentTiming, _ skipped: Bool) {
+            guard done.insert(serial).inserted, let frame = serials[serial] else { return }
+            link.presentationCompleted(frameIndex: frame, msc: skipped ? nil : Int64(timing.msc))
+            if !skipped { shown.append((frame, timing.msc)) }
+        }
+        try drive(link, window, frames: 60, onPresented: completed)
+        // Let the last presents complete, without more frames (the link is no longer serviced).
+        for _ in 0..<50 where done.count < serials.count {
+            var events: [WindowEvent] = []
+            window.processEvents(into: &events)
+            for case let .presented(serial, timing, skipped) in events { completed(serial, timing, skipped) }
+            var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 20)
+        }
+        #expect(done.count == serials.count)
+        shown.sort { $0.msc < $1.msc }
+        var gaps = 0
+        for (a, b) in zip(shown, shown.dropFirst()) { gaps += max(0, Int(b.msc) - Int(a.msc) - 1) }
+        #expect(gaps > 0)
+        #expect(link.tickSource == .vblank)
+        #expect(link.statistics.framesDropped == gaps, "link \(link.statistics.framesDropped), display added \(link.dropsFoundByDisplay), server gaps \(gaps)")
+    }
+
+    /// A present's update region is all the server copies: pixels outside it keep the last frame.
+    @Test func updateRegionChangesOnlyThosePixels() throws {
+        let (server, window) = try openWindow(fps: 60, width: 80, height: 60)
+        defer { window.close(); server.stop() }
+        let client = try X11TestClient(displayName: server.display)
+        let red: UInt32 = 0xFFFF_0000, blue: UInt32 = 0xFF00_00FF
+        var events: [WindowEvent] = []
+        func awaitPresented(_ serial: UInt32?) {
+            for _ in 0..<250 {
+                window.processEvents(into: &events)
+                if events.contains(where: { if case let .presented(s, _, _) = $0, s == serial { true } else { false } }) { return }
+                var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&fd, 1, 20)
+            }
+        }
+        var frame = window.acquireFrameBuffer()
+        frame.clear(to: red)
+        awaitPresented(window.present(damage: [frame.bounds], atMSC: 0))
+        // Every pixel of the next buffer turns blue, but only the update region is presented.
+        frame = window.acquireFrameBuffer()
+        #expect(frame[5, 5] == red)  // the ring's next pixmap was brought up to the last frame
+        frame.clear(to: blue)
+        let region = IntRect(x: 10, y: 20, width: 30, height: 15)
+        awaitPresented(window.present(damage: [region], atMSC: 0))
+        let shown = try #require(client.image(ofWindow: window.windowID))
+        var outside = 0, inside = 0
+        for y in 0..<60 {
+            for x in 0..<80 {
+                let isInside = x >= region.x && x < region.maxX && y >= region.y && y < region.maxY
+                let pixel = shown[x, y] | 0xFF00_0000
+                if isInside ? pixel != blue : pixel != red { if isInside { inside += 1 } else { outside += 1 } }
+            }
+        }
+        #expect(inside == 0 && outside == 0, "\(inside) pixels inside and \(outside) outside the region are wrong")
+    }
+
+    /// Without Present's events the window says why and blits as before. (Xvfb 21.1 cannot turn
+    /// Present itself off, `-extension Present` is refused; without the Generic Event Extension
+    /// Present is advertised but none of its events could arrive.)
+    @Test func noPresentEventsFallsBackToBlits() throws {
+        let server = try XvfbServer(extraArguments: ["-extension", "Generic Event Extension"])
+        defer { server.stop() }
+        let window = try X11Window(.init(displayName: server.display, title: "no present", width: 32, height: 32, usesPresent: true))
+        defer { window.close() }
+        #expect(window.presentation == .blit(reason: "the server has no Generic Event Extension to deliver Present's events"))
+        #expect(window.transport == .sharedMemory)
+    }
+}
