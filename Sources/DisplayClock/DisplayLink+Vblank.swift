@@ -221,9 +221,9 @@ extension DisplayLink {
     }
 
     /// Makes ``refreshRate`` the fitted rate once the fit has settled and differs by more than
-    /// 0.1 %, so frame-rate ranges choose among divisors of the real refresh.
+    /// 0.02 %, so frame-rate ranges choose among divisors of the real refresh.
     private func adoptFittedRate() {
-        guard vblank.fit.count >= 8, let rate = vblank.fit.rate, abs(rate - refreshRate) > 1e-3 * refreshRate else { return }
+        guard vblank.fit.count >= 8, let rate = vblank.fit.rate, abs(rate - refreshRate) > 2e-4 * refreshRate else { return }
         refreshRate = rate
     }
 }

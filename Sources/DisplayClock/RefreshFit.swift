@@ -1,9 +1,9 @@
 // RefreshFit: the display's refresh period, fitted to recent vblanks by least squares.
 
 /// A straight line `time = intercept + period × msc` fitted by least squares to the most recent
-/// vblanks, which gives the refresh period and predicts when any vblank happens. Stamps far
-/// above the first line (more than three times the median residual, and over 0.25 ms) are left
-/// out of a second fit: a busy server stamps vblanks late, never early.
+/// vblanks, which gives the refresh period and predicts when any vblank happens. Stamps more
+/// than 0.5 ms above the first line's median residual are left out of a second fit: a busy
+/// server stamps vblanks late, never early.
 ///
 /// Servers stamp vblanks with jitter (Xvfb's fake vblank runs on a millisecond timer, so
 /// consecutive stamps of a 60 Hz display are 16 and 17 ms apart), and a vblank can go unreported
@@ -75,37 +75,38 @@ public struct RefreshFit: Sendable {
 
     private mutating func refit() {
         guard count >= 2, let newest else { fittedPeriod = nil; return }
-        guard let first = leastSquares(newest: newest, within: .infinity) else { fittedPeriod = nil; return }
+        guard let first = leastSquares(newest: newest, within: nil) else { fittedPeriod = nil; return }
         fittedPeriod = first.slope
         reference = newest.msc
         fittedIntercept = first.intercept
         guard count >= 8 else { return }
-        // A busy server stamps some vblanks late (its timer fired late), never early: drop the
-        // stamps that sit far above the line and fit again.
+        // A busy server stamps some vblanks late (its timer fired late), never early: keep the
+        // stamps within 0.5 ms above the median residual (the millisecond timer's own spread)
+        // and fit again.
         for i in 0..<count {
-            residuals[i] = abs(times[i] - (fittedIntercept + Double(counters[i] - reference) * first.slope))
+            residuals[i] = times[i] - (fittedIntercept + Double(counters[i] - reference) * first.slope)
         }
         let n = count
         residuals.withUnsafeMutableBufferPointer { all in
             var used = UnsafeMutableBufferPointer(rebasing: all[0..<n])
             used.sort()
         }
-        let limit = max(3 * residuals[count / 2], 0.000_25)
-        if let second = leastSquares(newest: newest, within: limit), second.used >= count / 2 {
+        let median = residuals[count / 2]
+        if let second = leastSquares(newest: newest, within: (median - 0.002)...(median + 0.000_5)), second.used >= count / 2 {
             fittedPeriod = second.slope
             fittedIntercept = second.intercept
         }
     }
 
-    /// The least-squares line through the vblanks within `limit` seconds of the current line
-    /// (all of them for an infinite limit), centred on the newest vblank: counters are large
-    /// (seconds of uptime times the rate) and stamps are seconds of uptime, so raw sums would
-    /// lose the microseconds that matter.
-    private func leastSquares(newest: Vblank, within limit: Double) -> (slope: Double, intercept: Double, used: Int)? {
+    /// The least-squares line through the vblanks whose residual from the current line is in
+    /// `band` (all of them for nil), centred on the newest vblank: counters are large (seconds of
+    /// uptime times the rate) and stamps are seconds of uptime, so raw sums would lose the
+    /// microseconds that matter.
+    private func leastSquares(newest: Vblank, within band: ClosedRange<Double>?) -> (slope: Double, intercept: Double, used: Int)? {
         let current = fittedPeriod
         func included(_ i: Int) -> Bool {
-            guard limit.isFinite, let current else { return true }
-            return abs(times[i] - (fittedIntercept + Double(counters[i] - reference) * current)) <= limit
+            guard let band, let current else { return true }
+            return band.contains(times[i] - (fittedIntercept + Double(counters[i] - reference) * current))
         }
         var sumX = 0.0, sumY = 0.0, used = 0
         for i in 0..<count where included(i) {
