@@ -186,8 +186,9 @@ extension DisplayLink {
     func fallBackToTimer(now: Double) {
         vblank.requested = nil
         setTickSource(.timer)
+        // Frames keep their vblank counters on the timer's grid, so the display's word on them
+        // still reconciles: the ledger goes on.
         statistics.noteDiscontinuity()
-        vblank.ledger.noteDiscontinuity()
     }
 
     private func setTickSource(_ source: TickSource) {
@@ -205,7 +206,10 @@ extension DisplayLink {
         basePeriod = settledPeriod ?? 1 / refreshRate
         epoch = reported.time
         lastDeliveredIndex = nil
-        nextIndex = 0
+        // Counters never go back: a vblank reported late, after the timer ticked past it, does
+        // not tick; the next tick is the vblank the last frame was drawn for.
+        let lastTarget = lastFrame?.targetMSC ?? reported.msc
+        nextIndex = Int(clamping: max(0, lastTarget - reported.msc))
     }
 
     /// Lays the grid on the fitted line (same counters, new period and phase).

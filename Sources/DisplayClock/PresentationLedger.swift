@@ -12,7 +12,7 @@
 /// ledger keeps that correction applied to the link's statistics, adding and taking back as it
 /// changes (a frame shown one vblank late adds a drop; when the link counts the missed vblank
 /// itself on the next frame, which is then shown on time, the correction goes back to zero).
-/// Counting restarts after a discontinuity (start, pause, fall-back to the timer).
+/// Counting restarts after a pause (the timer standing in for vblanks keeps the counters).
 struct PresentationLedger {
     private static let capacity = 64
     /// The target vblank of each recent frame, by frame index modulo the capacity.

@@ -1,9 +1,9 @@
 // RefreshFit: the display's refresh period, fitted to recent vblanks by least squares.
 
 /// A straight line `time = intercept + period × msc` fitted by least squares to the most recent
-/// vblanks, which gives the refresh period and predicts when any vblank happens. Stamps more
-/// than 0.5 ms above the first line's median residual are left out of a second fit: a busy
-/// server stamps vblanks late, never early.
+/// vblanks, which gives the refresh period and predicts when any vblank happens. A second fit
+/// keeps the stamps at or below the first line's median residual: a busy server stamps vblanks
+/// late, never early.
 ///
 /// Servers stamp vblanks with jitter (Xvfb's fake vblank runs on a millisecond timer, so
 /// consecutive stamps of a 60 Hz display are 16 and 17 ms apart), and a vblank can go unreported
@@ -11,7 +11,7 @@
 /// needs no consecutive counters. Adding a vblank never allocates.
 public struct RefreshFit: Sendable {
     /// The number of recent vblanks the fit covers.
-    public static let capacity = 120
+    public static let capacity = 240
 
     private var times: [Double]
     private var residuals: [Double]
@@ -80,9 +80,9 @@ public struct RefreshFit: Sendable {
         reference = newest.msc
         fittedIntercept = first.intercept
         guard count >= 8 else { return }
-        // A busy server stamps some vblanks late (its timer fired late), never early: keep the
-        // stamps within 0.5 ms above the median residual (the millisecond timer's own spread)
-        // and fit again.
+        // A busy server stamps some vblanks late (its timer fired late), never early: fit again
+        // through the lower half, the stamps least delayed (the same share of each end of the
+        // window, so the millisecond timer's rounding does not tilt the line).
         for i in 0..<count {
             residuals[i] = times[i] - (fittedIntercept + Double(counters[i] - reference) * first.slope)
         }
@@ -92,7 +92,7 @@ public struct RefreshFit: Sendable {
             used.sort()
         }
         let median = residuals[count / 2]
-        if let second = leastSquares(newest: newest, within: (median - 0.002)...(median + 0.000_5)), second.used >= count / 2 {
+        if let second = leastSquares(newest: newest, within: (median - 0.002)...(median + 0.000_1)), second.used >= count / 3 {
             fittedPeriod = second.slope
             fittedIntercept = second.intercept
         }

@@ -61,7 +61,7 @@ private final class Vblanks: VblankSource {
         let link = DisplayLink(refreshRate: 60)
         let source = Vblanks(window: window)
         link.tickOnVblanks(from: source)
-        try drive(link, window, frames: 130)
+        try drive(link, window, frames: 250)
         let rate = try #require(link.fittedRefreshRate)
         #expect(abs(rate - Double(fps)) / Double(fps) < 1e-3, "fitted \(rate) Hz")
         #expect(link.tickSource == .vblank)
@@ -111,7 +111,6 @@ private final class Vblanks: VblankSource {
         var gaps = 0
         for (a, b) in zip(shown, shown.dropFirst()) { gaps += max(0, Int(b.msc) - Int(a.msc) - 1) }
         #expect(gaps > 0)
-        #expect(link.tickSource == .vblank)
         #expect(link.statistics.framesDropped == gaps, "link \(link.statistics.framesDropped), display added \(link.dropsFoundByDisplay), server gaps \(gaps)")
     }
 
