@@ -280,12 +280,19 @@ public final class DisplayLink {
         basePeriod = vblankPeriod ?? 1 / refreshRate
         divisor = preferredFrameRateRange.divisor(forRefreshRate: refreshRate)
         guard let lastFrame else { return }
+        // On vblanks the next tick keeps its counter: moving it by time would skip vblanks
+        // without counting them.
+        let vblankOffset = tickSource == .vblank && vblank.mscBase != nil ? lastDeliveredIndex.map { nextIndex - $0 } : nil
         // Index 0 becomes the last delivered frame, so its vblank becomes the counters' base.
         rebaseVblankCounter(onto: lastDeliveredIndex)
         epoch = lastFrame.timestamp
         lastDeliveredIndex = 0
         nextIndex = divisor
         if isUnthrottled { return }
+        if let vblankOffset {
+            nextIndex = max(divisor, vblankOffset)
+            return
+        }
         nextIndex = firstIndex(atOrAfter: clock.now())
     }
 

@@ -127,7 +127,8 @@ public final class FrameStatistics {
     /// ``DisplayLink/presentationCompleted(frameIndex:msc:)``). Added drops are blamed on the
     /// longest stage of the last finished frame if its stages took more than half its interval (a
     /// server needs a frame that early), otherwise on ``FrameStage/unattributed``; drops taken
-    /// back come off the stages earlier corrections blamed, newest first.
+    /// back come off the stages earlier corrections blamed, newest first, then off the link's
+    /// own count (unattributed first).
     func correctDrops(by change: Int) {
         if change > 0 {
             var total = 0.0
@@ -153,11 +154,19 @@ public final class FrameStatistics {
             while remaining > 0 {
                 var slot = lastCorrectedSlot
                 if correctedBySlot[slot] == 0 {
-                    guard let any = correctedBySlot.firstIndex(where: { $0 > 0 }) else { break }
-                    slot = any
+                    if let any = correctedBySlot.firstIndex(where: { $0 > 0 }) {
+                        slot = any
+                    } else if dropsByStage[FrameStage.unattributed.slot] > 0 {
+                        // The link counted drops the display did not show (a wake-up it took
+                        // for late): take back its own, unexplained ones first.
+                        slot = FrameStage.unattributed.slot
+                    } else {
+                        guard let any = dropsByStage.firstIndex(where: { $0 > 0 }) else { break }
+                        slot = any
+                    }
                 }
-                let taken = min(remaining, correctedBySlot[slot])
-                correctedBySlot[slot] -= taken
+                let taken = min(remaining, correctedBySlot[slot] > 0 ? correctedBySlot[slot] : dropsByStage[slot])
+                correctedBySlot[slot] = max(0, correctedBySlot[slot] - taken)
                 dropsByStage[slot] -= taken
                 framesDropped -= taken
                 remaining -= taken

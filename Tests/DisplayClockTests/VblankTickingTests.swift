@@ -192,3 +192,24 @@ extension VblankTickingTests {
         #expect(harness.frames.count > 80)
     }
 }
+
+extension VblankTickingTests {
+    /// A drop the link counted (a late wake-up) that the display never showed is taken back.
+    @Test func dropsTheDisplayDidNotShowAreTakenBack() {
+        let harness = VblankHarness(displayRate: 64)
+        harness.onFrame = { frame in
+            if frame.frameIndex == 10 { harness.clock.advance(by: 1.5 / 64) }
+        }
+        harness.run(until: 11)
+        let link = harness.link
+        let frames = harness.frames
+        #expect(link.statistics.framesDropped == 1)
+        // Frames 0...10 were shown a vblank late; frame 10's overrun made the link skip a tick
+        // (frame 11 reports a drop), but frame 11 was shown on time, right after frame 10: the
+        // viewer saw no gap, so the link's drop is taken back.
+        for frame in frames.prefix(11) { link.presentationCompleted(frameIndex: frame.frameIndex, msc: frame.targetMSC! + 1) }
+        for frame in frames.dropFirst(11).prefix(4) { link.presentationCompleted(frameIndex: frame.frameIndex, msc: frame.targetMSC) }
+        #expect(link.dropsFoundByDisplay == -1)
+        #expect(link.statistics.framesDropped == 0)
+    }
+}
