@@ -17,9 +17,12 @@ private final class Vblanks: VblankSource {
 /// Present on a real Xvfb started by each test with `-fakescreenfps`: vblanks drive a display
 /// link, frames are shown at their target vblank from a ring of MIT-SHM pixmaps, and the
 /// server's completions are reconciled with the link's drops. Waits are bounded polls.
-@Suite(.serialized) struct PresentTests {
+///
+/// Part of the serialized `X11WindowTests` suite: libXext's per-extension display cache is not
+/// thread-safe, so windows must not open and close on several threads of one process at once.
+extension X11WindowTests {
     /// A window with Present on a fresh server at `fps` vblanks a second.
-    func openWindow(fps: Int, width: Int = 64, height: Int = 48) throws -> (XvfbServer, X11Window) {
+    func openPresentWindow(fps: Int, width: Int = 64, height: Int = 48) throws -> (XvfbServer, X11Window) {
         let server = try XvfbServer(extraArguments: ["-fakescreenfps", "\(fps)"])
         let window = try X11Window(.init(displayName: server.display, title: "present", width: width, height: height, usesPresent: true))
         window.onNotice = { _ in }
@@ -28,7 +31,7 @@ private final class Vblanks: VblankSource {
 
     /// Runs `link` on the window's vblanks until `frames` frames were delivered (bounded by
     /// `timeout` seconds of the link's clock), handing every completion to `onPresented` and the link.
-    func drive(_ link: DisplayLink, _ window: X11Window, frames: Int, timeout: Double = 20,
+    func drivePresent(_ link: DisplayLink, _ window: X11Window, frames: Int, timeout: Double = 20,
                onPresented: (UInt32, PresentTiming, Bool) -> Void = { _, _, _ in }) throws {
         let waiter = try FrameWaiter()
         waiter.watch(window.connectionFileDescriptor)
@@ -54,14 +57,14 @@ private final class Vblanks: VblankSource {
     /// The refresh fitted to NotifyMSC vblanks is within 0.1 % of the server's rate.
     @Test(arguments: [30, 60, 144])
     func fittedRefreshMatchesTheServer(fps: Int) throws {
-        let (server, window) = try openWindow(fps: fps)
+        let (server, window) = try openPresentWindow(fps: fps)
         defer { window.close(); server.stop() }
         #expect(window.presentation == .present)
         #expect(window.displayRefresh == .fallback)  // Xvfb's XRandR mode says 0 Hz
         let link = DisplayLink(refreshRate: 60)
         let source = Vblanks(window: window)
         link.tickOnVblanks(from: source)
-        try drive(link, window, frames: 250)
+        try drivePresent(link, window, frames: 250)
         let rate = try #require(link.fittedRefreshRate)
         #expect(abs(rate - Double(fps)) / Double(fps) < 1e-3, "fitted \(rate) Hz")
         #expect(abs(link.refreshRate - Double(fps)) / Double(fps) < 1e-3)
@@ -71,7 +74,7 @@ private final class Vblanks: VblankSource {
     /// those the completions add) equal the vblanks the server showed no new frame at.
     @Test(arguments: [0.7, 1.2, 2.5])
     func linkDropsEqualTheServersGaps(overrun: Double) throws {
-        let (server, window) = try openWindow(fps: 60)
+        let (server, window) = try openPresentWindow(fps: 60)
         defer { window.close(); server.stop() }
         let link = DisplayLink(refreshRate: 60)
         let source = Vblanks(window: window)
@@ -98,7 +101,7 @@ private final class Vblanks: VblankSource {
             link.presentationCompleted(frameIndex: frame, msc: skipped ? nil : Int64(timing.msc))
             if !skipped { shown.append((frame, timing.msc)) }
         }
-        try drive(link, window, frames: 60, onPresented: completed)
+        try drivePresent(link, window, frames: 60, onPresented: completed)
         // Let the last presents complete, without more frames (the link is no longer serviced).
         for _ in 0..<50 where done.count < serials.count {
             var events: [WindowEvent] = []
@@ -120,7 +123,7 @@ private final class Vblanks: VblankSource {
 
     /// A present's update region is all the server copies: pixels outside it keep the last frame.
     @Test func updateRegionChangesOnlyThosePixels() throws {
-        let (server, window) = try openWindow(fps: 60, width: 80, height: 60)
+        let (server, window) = try openPresentWindow(fps: 60, width: 80, height: 60)
         defer { window.close(); server.stop() }
         let client = try X11TestClient(displayName: server.display)
         let red: UInt32 = 0xFFFF_0000, blue: UInt32 = 0xFF00_00FF
