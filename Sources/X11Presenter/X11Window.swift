@@ -91,8 +91,13 @@ public final class X11Window {
     /// How frames are shown. The window does not announce a fall-back from Present; its owner says
     /// so, in its own words.
     public private(set) var presentation: Presentation
-    /// The screen's refresh rate as XRandR reports it (60 Hz when it cannot say, as on Xvfb).
-    public let displayRefresh: DisplayRefresh
+    /// The screen's refresh rate as XRandR reports it (60 Hz when it cannot say, as on Xvfb, or
+    /// the connection is lost). Asked on first use only: libXrandr keeps a libXext display list
+    /// entry for every connection it sees.
+    public private(set) lazy var displayRefresh: DisplayRefresh = {
+        guard !watch.isLost, !isClosed else { return .fallback }
+        return DisplayRefresh.query(display, root: CX11_RootWindow(display, CX11_DefaultScreen(display)))
+    }()
 
     /// Called with a one-line notice (the fall-back to `XPutImage`, a late completion); by default
     /// written to stderr.
@@ -206,9 +211,9 @@ public final class X11Window {
         self.image = made.0
         self.imageSize = (width, height)
         self.transport = made.1
-        displayRefresh = DisplayRefresh.query(display, root: root)
         presentation = .blit(reason: nil)
-        if configuration.usesPresent {
+        // libXpresent keeps libXext display lists too: not for a dead connection.
+        if configuration.usesPresent, !watch.isLost {
             if case let .putImage(reason) = transport {
                 presentation = .blit(reason: "no MIT-SHM: \(reason)")
             } else if let reason = PresentScheduler.unavailability(display) {
