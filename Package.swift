@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DisplayClock", targets: ["DisplayClock"]),
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "LiveLayers", targets: ["LiveLayers"]),
+        .library(name: "Lottie", targets: ["Lottie"]),
         .library(name: "X11Presenter", targets: ["X11Presenter"]),
         .library(name: "LayerHost", targets: ["LayerHost"]),
         .executable(name: "live-player", targets: ["live-player"]),
@@ -52,6 +53,9 @@ let package = Package(
         // Layers, model/presentation, animations, transactions, damage.
         .target(name: "LiveLayers", dependencies: ["Raster"], swiftSettings: strict),
 
+        // Lottie (Bodymovin JSON) animations decoded into layer trees with keyframe animations.
+        .target(name: "Lottie", dependencies: ["LiveLayers", "Raster"], swiftSettings: strict),
+
         // The X11 window: Present or MIT-SHM blit, vblanks, events. The only Swift code that imports CX11.
         .target(name: "X11Presenter", dependencies: ["CX11", "Raster"], swiftSettings: strict),
 
@@ -65,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "live-player",
             dependencies: [
-                "DisplayClock", "Raster", "LiveLayers", "X11Presenter", "LayerHost",
+                "DisplayClock", "Raster", "LiveLayers", "Lottie", "X11Presenter", "LayerHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -1,6 +1,7 @@
 // LivePlayer: the command line (swift-argument-parser). Bad input exits with 64 (EX_USAGE).
 
 import ArgumentParser
+import Lottie
 import Raster
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +18,14 @@ struct LivePlayer: ParsableCommand {
             """
     )
 
-    @Argument(help: "The scene to play: \(SceneKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Argument(help: "The scene to play: \(SceneKind.allCases.map(\.rawValue).joined(separator: ", ")); or play FILE.json.")
     var scene: String?
+
+    @Argument(help: ArgumentHelp("With play: the Lottie (Bodymovin JSON) file.", valueName: "FILE.json"))
+    var file: String?
+
+    @Option(help: ArgumentHelp("With play: the colour behind the animation (#RRGGBB, #RRGGBBAA or a name); default transparent.", valueName: "COLOR"))
+    var background: String?
 
     @Flag(help: "List the scenes and exit.")
     var list = false
@@ -74,7 +81,7 @@ struct LivePlayer: ParsableCommand {
     private var options: PlayerOptions?
 
     private enum CodingKeys: String, CodingKey {
-        case scene, list, size, fps, vsync, display, noSharedMemory, noOverlay, autoplay, image, headless, frames, at, screenshot, stats, realtime, priority
+        case scene, file, background, list, size, fps, vsync, display, noSharedMemory, noOverlay, autoplay, image, headless, frames, at, screenshot, stats, realtime, priority
     }
 
     mutating func validate() throws {
@@ -83,9 +90,29 @@ struct LivePlayer: ParsableCommand {
             throw ValidationError("no scene given; scenes: \(SceneKind.names) (or --list)")
         }
         guard let kind = SceneKind(rawValue: scene) else {
-            throw ValidationError("unknown scene '\(scene)'; scenes: \(SceneKind.names)")
+            throw ValidationError("unknown scene '\(scene)'; scenes: \(SceneKind.names), or play FILE.json")
         }
         var options = PlayerOptions(scene: kind, width: kind.defaultSize.width, height: kind.defaultSize.height)
+        if kind == .play {
+            guard let file else { throw ValidationError("play needs a Lottie file: live-player play FILE.json") }
+            let animation = try Self.loadAnimation(file)
+            options.animation = animation
+            // Native size, scaled down when it would exceed the largest frame.
+            let native = animation.size
+            let shrink = min(1, (Double(Self.largestFramePixels) / (native.width * native.height)).squareRoot())
+            options.width = max(1, min(Bitmap.maximumSide, Int((native.width * shrink).rounded(.up))))
+            options.height = max(1, min(Bitmap.maximumSide, Int((native.height * shrink).rounded(.up))))
+            if let background {
+                guard let color = Self.parseColor(background) else {
+                    throw ValidationError("--background must be #RRGGBB, #RRGGBBAA or a colour name (black, white, ...); got '\(background)'")
+                }
+                options.background = color
+            }
+        } else if file != nil {
+            throw ValidationError("unexpected argument '\(file!)': only play takes a file")
+        } else if background != nil {
+            throw ValidationError("--background is for play FILE.json")
+        }
         if let size {
             let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
@@ -173,6 +200,34 @@ struct LivePlayer: ParsableCommand {
         let gigabytes = pixels * bytesPerPixel / 1e9
         return "--size \(width)x\(height) is out of range: \(fixed(megapixels, 1)) megapixels would need about \(fixed(gigabytes, 1)) GB "
             + "(\(Int(bytesPerPixel)) bytes a pixel); the limit is \(fixed(limit, 1)) megapixels, such as 8192x8192"
+    }
+
+    /// Decodes and builds the animation at `path`; malformed files exit with 65 (EX_DATAERR), as
+    /// do files too large to play, after saying where the problem is. Features the player does
+    /// not draw are listed once on stderr, and the rest plays.
+    private static func loadAnimation(_ path: String) throws -> LottieAnimation {
+        do {
+            let animation = try LottieAnimation(contentsOfFile: path)
+            let unsupported = try MainActor.assumeIsolated { try animation.makeLayer().unsupportedFeatures }
+            for line in unsupported { printError("\(path): not supported, not drawn: \(line)") }
+            return animation
+        } catch let error as LottieError {
+            if case .unreadable = error { throw ValidationError("\(error)") }
+            printError("\(path): \(error)")
+            throw ExitCode(65)
+        }
+    }
+
+    /// A colour from `#RGB`, `#RRGGBB`, `#RRGGBBAA` or a few names.
+    static func parseColor(_ text: String) -> Color? {
+        let names: [String: Color] = ["black": .black, "white": .white, "red": .red, "green": .green, "blue": .blue,
+                                      "gray": Color(white: 0.5), "grey": Color(white: 0.5), "transparent": .clear, "clear": .clear]
+        if let named = names[text.lowercased()] { return named }
+        var digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        if digits.count == 3 { digits = digits.map { "\($0)\($0)" }.joined() }
+        guard digits.count == 6 || digits.count == 8, let value = UInt64(digits, radix: 16) else { return nil }
+        if digits.count == 6 { return Color(rgb: UInt32(value)) }
+        return Color(rgb: UInt32(value >> 8), alpha: Double(value & 0xFF) / 255)
     }
 
     /// Fails unless `path` can be created or overwritten (its folder exists and is writable).

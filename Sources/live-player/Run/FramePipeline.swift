@@ -59,6 +59,7 @@ final class FramePipeline {
     /// so a go pressed before the first frame animates committed layers.
     private func connectScene() {
         scene.onCycleComplete = { [weak self] in self?.onCycleComplete?() }
+        renderer.clearColor = scene.clearColor
         Transaction.flush()
     }
 

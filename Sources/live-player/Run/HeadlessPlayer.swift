@@ -21,7 +21,8 @@ struct HeadlessPlayer {
         let link = DisplayLink(refreshRate: 1 / interval, clock: clock, start: clock.now())
         let pipeline: FramePipeline
         do {
-            pipeline = try FramePipeline(kind: options.scene, setup: SceneSetup(size: Size(width: Double(options.width), height: Double(options.height)), image: options.image),
+            pipeline = try FramePipeline(kind: options.scene, setup: SceneSetup(size: Size(width: Double(options.width), height: Double(options.height)), image: options.image,
+                                                                   animation: options.animation, background: options.background),
                                          link: link, overlay: nil, logCapacity: options.frames ?? (options.at != nil ? 1 : 4096))
         } catch {
             printError("\(error)")

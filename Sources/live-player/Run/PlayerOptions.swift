@@ -1,5 +1,6 @@
 // PlayerOptions: the validated command line, as the player uses it.
 
+import Lottie
 import Raster
 
 /// How fast the display link ticks.
@@ -49,6 +50,10 @@ struct PlayerOptions {
     var showsOverlay = true
     var autoplay = false
     var image: Bitmap?
+    /// The Lottie animation for the play scene.
+    var animation: LottieAnimation?
+    /// `--background`: what the play scene shows where the animation draws nothing.
+    var background: Color?
     var headless = false
     var frames: Int?
     var at: Double?

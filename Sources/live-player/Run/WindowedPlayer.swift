@@ -78,7 +78,8 @@ final class WindowedPlayer: FrameSource {
         let overlay = FPSOverlay(transportLabel: clock.source == .present ? transport + " Present" : transport, frameRate: options.frameRate)
         overlay.clock = clock
         do {
-            pipeline = try FramePipeline(kind: options.scene, setup: SceneSetup(size: Size(width: Double(window.width), height: Double(window.height)), image: options.image),
+            pipeline = try FramePipeline(kind: options.scene, setup: SceneSetup(size: Size(width: Double(window.width), height: Double(window.height)), image: options.image,
+                                                                   animation: options.animation, background: options.background),
                                          link: link, overlay: overlay, logCapacity: options.frames ?? 100_000)
         } catch {
             printError("\(error)")

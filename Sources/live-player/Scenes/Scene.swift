@@ -1,6 +1,7 @@
 // Scene: what every scene offers the player: a layer tree, go and reverse.
 
 import LiveLayers
+import Lottie
 import Raster
 
 /// A scene: a layer tree that the player renders, and what go and reverse do to it.
@@ -29,6 +30,10 @@ protocol Scene: AnyObject {
     /// Whether layers keep animating after a go cycle completes (gallery's tiles repeat
     /// forever), so that a headless run ends with the cycle rather than when animation stops.
     var animatesForever: Bool { get }
+    /// What the renderer clears to before drawing the tree (where nothing is drawn).
+    var clearColor: Color { get }
+    /// A line for the overlay under the scene's name (the play scene's frame number), or `nil`.
+    var status: String? { get }
 }
 
 extension Scene {
@@ -36,6 +41,8 @@ extension Scene {
     var needsFrames: Bool { false }
     var animatesForever: Bool { false }
     func choose(_ digit: Int) {}
+    var clearColor: Color { .black }
+    var status: String? { nil }
 }
 
 /// What a scene is made with.
@@ -43,4 +50,8 @@ struct SceneSetup {
     var size: Size
     /// The arrow scene's picture (`--image`), or `nil` for the built-in one.
     var image: Bitmap?
+    /// The Lottie animation the play scene shows.
+    var animation: LottieAnimation?
+    /// What the play scene shows behind the animation; `nil` leaves it transparent.
+    var background: Color?
 }

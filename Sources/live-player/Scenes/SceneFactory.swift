@@ -11,5 +11,6 @@ func makeScene(_ kind: SceneKind, setup: SceneSetup) -> any Scene {
     case .pk: PKScene(setup: setup)
     case .fillmodes: FillModesScene(setup: setup)
     case .gallery: GalleryScene(setup: setup)
+    case .play: LottieScene(setup: setup)
     }
 }

@@ -3,6 +3,11 @@
 /// The scenes the player knows, one per system the seed documents describe.
 enum SceneKind: String, CaseIterable {
     case arrow, line, rays, orbit, pk, fillmodes, gallery
+    /// A Lottie file (`play FILE.json`); not among the built-in scenes that Tab cycles through.
+    case play
+
+    /// The built-in scenes, which need no file.
+    static var allCases: [SceneKind] { [.arrow, .line, .rays, .orbit, .pk, .fillmodes, .gallery] }
 
     /// The names, comma-separated, for messages.
     static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
@@ -25,12 +30,14 @@ enum SceneKind: String, CaseIterable {
         case .pk: "two vote bars meet at a slanted edge drawn by a custom animatable layer"
         case .fillmodes: "four squares show fill modes removed, forwards, backwards, both"
         case .gallery: "text, gradients, a replicator spinner, a moving shadow and blend modes animate"
+        case .play: "a Lottie (Bodymovin JSON) file, looping: live-player play FILE.json"
         }
     }
 
     /// The scene after this one, for the Tab key.
     var next: SceneKind {
         let all = SceneKind.allCases
-        return all[(all.firstIndex(of: self)! + 1) % all.count]
+        guard let index = all.firstIndex(of: self) else { return self }
+        return all[(index + 1) % all.count]
     }
 }

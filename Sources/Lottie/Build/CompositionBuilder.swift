@@ -1,0 +1,211 @@
+// CompositionBuilder: a composition's layers as a tree of LiveLayers layers with their animations.
+
+import Foundation
+import LiveLayers
+import Raster
+
+/// Builds the layer tree of a composition (the root or a precomposition).
+///
+/// Each Lottie layer becomes a chain: a visibility layer (its in and out points, as a held
+/// opacity), one layer per parent carrying that parent's transform (parents move their children
+/// but do not fade them), and the layer itself with its transform, opacity, masks and content.
+/// Layers run in their own time (`st`) by Core Animation's layer timing; precompositions add
+/// time stretch, or time remapping by sampling (see ``Timeline``).
+@MainActor
+final class CompositionBuilder {
+    let model: CompositionModel
+    let assets: [String: AssetModel]
+    let directory: String?
+    let budget: WorkBudget
+    private(set) var unsupported: [String] = []
+    private var reported: Set<String> = []
+
+    init(model: CompositionModel, directory: String?, budget: WorkBudget) {
+        self.model = model
+        var table: [String: AssetModel] = [:]
+        for asset in model.assets { table[asset.id] = asset }
+        assets = table
+        self.directory = directory
+        self.budget = budget
+    }
+
+    func report(_ feature: String, layer: String) {
+        let line = "\(feature) (layer '\(layer)')"
+        if reported.insert(feature).inserted { unsupported.append(line) }
+    }
+
+    /// Adds `layers` (top first, as in the JSON) to `container`, visible over `range` (frames of their composition).
+    func build(_ layers: [LayerModel], into container: Layer, timeline: Timeline, range: ClosedRange<Double>, depth: Int) throws(LottieError) {
+        guard depth < 32 else { throw .tooLarge("precompositions nested more than 32 deep") }
+        var byIndex: [Int: LayerModel] = [:]
+        for layer in layers { if let i = layer.index { byIndex[i] = layer } }
+        let animator = PropertyAnimator(timeline: timeline, budget: budget)
+        // Bottom first, so that later sublayers lie on top.
+        var i = layers.count - 1
+        while i >= 0 {
+            let layer = layers[i]
+            defer { i -= 1 }
+            if layer.isMatte || layer.hidden { continue }
+            guard var chain = try chain(for: layer, byIndex: byIndex, animator: animator, range: range, depth: depth) else { continue }
+            if layer.matteMode != 0, i > 0, layers[i - 1].isMatte {
+                let matte = layers[i - 1]
+                if layer.matteMode != 1 { report(["", "", "inverted alpha mattes", "luma mattes", "inverted luma mattes"][min(4, layer.matteMode)], layer: layer.name) }
+                if let matteChain = try self.chain(for: matte, byIndex: byIndex, animator: animator, range: range, depth: depth) {
+                    let holder = Layer()
+                    holder.anchorPoint = .zero
+                    holder.addSublayer(chain)
+                    holder.mask = matteChain
+                    chain = holder
+                }
+            }
+            container.addSublayer(chain)
+        }
+    }
+
+    /// The chain of layers for `layer`, or `nil` when it draws nothing.
+    private func chain(for layer: LayerModel, byIndex: [Int: LayerModel], animator: PropertyAnimator,
+                       range: ClosedRange<Double>, depth: Int) throws(LottieError) -> Layer? {
+        guard let kind = LayerModel.Kind(rawValue: layer.kind), kind != .audio, kind != .camera, kind != .null else { return nil }
+        if layer.hasEffects { report("effects", layer: layer.name) }
+        if layer.is3D { report("3D layers (drawn flat)", layer: layer.name) }
+        if layer.transform?.expressions == true { report("expressions", layer: layer.name) }
+        if layer.blendMode != 0 { report("blend modes", layer: layer.name) }
+        // A layer's keyframes are in its composition's frames; its start time shifts only a
+        // precomposition's content.
+        let node = Layer()
+        node.name = layer.name
+        try animator.applyTransform(layer.transform, to: node, opacity: true, autoOrient: layer.autoOrient)
+        try addContent(of: layer, kind: kind, to: node, animator: animator, depth: depth)
+        try addMasks(of: layer, to: node, animator: animator)
+
+        // Parents, innermost first.
+        var top = node
+        var parentIndex = layer.parent
+        var hops = 0
+        while let p = parentIndex, let parent = byIndex[p] {
+            hops += 1
+            if hops > 64 { throw .tooLarge("parenting chain longer than 64 (or a cycle) at layer '\(layer.name)'") }
+            let wrapper = Layer()
+            wrapper.name = parent.name
+            try animator.applyTransform(parent.transform, to: wrapper, opacity: false, autoOrient: parent.autoOrient)
+            wrapper.addSublayer(top)
+            top = wrapper
+            parentIndex = parent.parent
+        }
+
+        // In and out points, in the composition's frames.
+        if layer.inPoint > range.lowerBound || layer.outPoint < range.upperBound {
+            let visibility = Layer()
+            visibility.anchorPoint = .zero
+            visibility.addSublayer(top)
+            let ip = max(layer.inPoint, range.lowerBound - 1), op = max(ip, min(layer.outPoint, range.upperBound + 1))
+            let shown = Animatable<Scalar>(keyframes: [
+                Keyframe(time: ip - 1, value: Scalar(0), endValue: nil, hold: true, easeOut: [], easeIn: []),
+                Keyframe(time: ip, value: Scalar(1), endValue: nil, hold: true, easeOut: [], easeIn: []),
+                Keyframe(time: op, value: Scalar(0), endValue: nil, hold: true, easeOut: [], easeIn: []),
+            ], expression: nil)
+            try animator.apply(shown, to: visibility, key: "opacity", set: { visibility.opacity = $0 }) { $0.value }
+            return visibility
+        }
+        return top
+    }
+
+    private func addContent(of layer: LayerModel, kind: LayerModel.Kind, to node: Layer, animator: PropertyAnimator, depth: Int) throws(LottieError) {
+        switch kind {
+        case .shape:
+            try ShapeBuilder(animator: animator, report: { self.report($0, layer: layer.name) }, depth: 0).build(layer.shapes, into: node)
+        case .solid:
+            let solid = Layer()
+            solid.anchorPoint = .zero
+            solid.bounds = Rect(x: 0, y: 0, width: layer.width, height: layer.height)
+            solid.backgroundColor = Self.color(hex: layer.solidColor ?? "#000000")
+            node.addSublayer(solid)
+        case .image:
+            guard let id = layer.referenceID, let asset = assets[id], let bitmap = image(for: asset) else {
+                report("missing or unreadable images", layer: layer.name)
+                return
+            }
+            let image = Layer()
+            image.anchorPoint = .zero
+            image.bounds = Rect(x: 0, y: 0, width: asset.width > 0 ? asset.width : Double(bitmap.width),
+                                height: asset.height > 0 ? asset.height : Double(bitmap.height))
+            image.contents = bitmap
+            image.contentsGravity = .resize
+            node.addSublayer(image)
+        case .precomp:
+            guard let id = layer.referenceID, let asset = assets[id], let layers = asset.layers else {
+                report("missing precompositions", layer: layer.name)
+                return
+            }
+            let content = Layer()
+            content.anchorPoint = .zero
+            content.bounds = Rect(x: 0, y: 0, width: layer.width, height: layer.height)
+            content.masksToBounds = layer.width > 0 && layer.height > 0
+            var timeline = animator.timeline
+            let fr = timeline.frameRate
+            let stretch = layer.timeStretch > 0 && layer.timeStretch.isFinite ? layer.timeStretch : 1
+            let start = layer.startTime
+            if let remap = layer.timeRemap {
+                // Sampled in this composition's frames (the remapped time is in seconds).
+                if timeline.remap == nil { timeline.contextRange = layer.inPoint...max(layer.inPoint, layer.outPoint) }
+                timeline = timeline.nested { remap.value(at: $0).value * fr }
+            } else if timeline.remap != nil {
+                timeline = timeline.nested { ($0 - start) / stretch }
+            } else {
+                content.beginTime = start / fr
+                content.speed = 1 / stretch
+            }
+            try build(layers, into: content, timeline: timeline, range: -Double.infinity...Double.infinity, depth: depth + 1)
+            node.addSublayer(content)
+        case .text:
+            report("text layers", layer: layer.name)
+        case .null, .audio, .camera:
+            break
+        }
+    }
+
+    private func addMasks(of layer: LayerModel, to node: Layer, animator: PropertyAnimator) throws(LottieError) {
+        let masks = layer.masks.filter { $0.mode != "n" }
+        guard !masks.isEmpty else { return }
+        guard masks.count == 1, masks[0].mode == "a", !masks[0].inverted else {
+            report("masks other than one additive mask", layer: layer.name)
+            if masks.allSatisfy({ $0.mode == "a" && !$0.inverted }) { try addAdditiveMasks(masks, to: node, animator: animator) }
+            return
+        }
+        try addAdditiveMasks(masks, to: node, animator: animator)
+    }
+
+    private func addAdditiveMasks(_ masks: [MaskModel], to node: Layer, animator: PropertyAnimator) throws(LottieError) {
+        let holder = Layer()
+        holder.anchorPoint = .zero
+        for mask in masks {
+            let shape = ShapeLayer()
+            shape.fillColor = .white
+            let path = mask.path
+            shape.path = ShapeGeometry.path(path.initial)
+            try animator.sample(on: shape, key: "path", span: path.span) { (f: Double) throws(LottieError) -> Path? in ShapeGeometry.path(path.value(at: f)) }
+            try animator.apply(mask.opacity, to: shape, key: "opacity", set: { shape.opacity = $0 }) { $0.value / 100 }
+            holder.addSublayer(shape)
+        }
+        node.mask = holder
+    }
+
+    private func image(for asset: AssetModel) -> Bitmap? {
+        let reference = asset.folder + asset.file
+        if asset.file.hasPrefix("data:") {
+            guard let comma = asset.file.firstIndex(of: ","), asset.file[..<comma].hasSuffix(";base64"),
+                  let data = Data(base64Encoded: String(asset.file[asset.file.index(after: comma)...]), options: .ignoreUnknownCharacters)
+            else { return nil }
+            return try? Bitmap(pngData: [UInt8](data))
+        }
+        guard let directory, !reference.isEmpty else { return nil }
+        return try? Bitmap(pngFile: directory + "/" + reference)
+    }
+
+    static func color(hex: String) -> Color {
+        var digits = hex.hasPrefix("#") ? String(hex.dropFirst()) : hex
+        if digits.count == 3 { digits = digits.map { "\($0)\($0)" }.joined() }
+        guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return .black }
+        return Color(rgb: value)
+    }
+}

@@ -1,0 +1,203 @@
+// ShapeBuilder: a shape layer's content as shape layers, one per fill or stroke, in groups.
+
+#if canImport(Glibc)
+import Glibc
+#endif
+import LiveLayers
+import Raster
+
+/// Geometry in a group's coordinate space, as a function of the frame.
+struct PathSource {
+    /// The frames over which the geometry changes; `nil` when it is constant.
+    var span: ClosedRange<Double>?
+    var path: (Double) -> Path
+}
+
+/// The union of optional spans (`nil` when every one is `nil`).
+func unionSpan(_ spans: [ClosedRange<Double>?]) -> ClosedRange<Double>? {
+    let present = spans.compactMap { $0 }
+    guard let lo = present.map(\.lowerBound).min(), let hi = present.map(\.upperBound).max() else { return nil }
+    return lo...hi
+}
+
+/// Builds the layers of a shape layer's items.
+///
+/// Bodymovin draws items top first: a fill or stroke paints every path above it in its group
+/// (nested groups' paths too, through their transforms), and trims, merges and repeaters
+/// change what is above them. Each fill and stroke becomes a `ShapeLayer` whose path is the
+/// union of those paths (animated by sampling when any of them moves); each group a `Layer`
+/// carrying the group's transform and opacity.
+@MainActor
+struct ShapeBuilder {
+    let animator: PropertyAnimator
+    let report: (String) -> Void
+    let depth: Int
+
+    /// Builds `items` into `parent` and returns their geometry, for the paints of the enclosing group.
+    @discardableResult
+    func build(_ items: [ShapeItem], into parent: Layer) throws(LottieError) -> [PathSource] {
+        guard depth < 64 else { throw .tooLarge("shape groups nested more than 64 deep") }
+        var layers: [Layer] = [] // top first
+        var sources: [PathSource] = []
+        for (index, item) in items.enumerated() {
+            switch item {
+            case let .group(_, children, transform):
+                let group = Layer()
+                try animator.applyTransform(transform, to: group, opacity: true)
+                let inner = try ShapeBuilder(animator: animator, report: report, depth: depth + 1).build(children, into: group)
+                layers.append(group)
+                sources += inner.map { Self.transformed($0, by: transform) }
+            case let .rectangle(position, size, roundness, reversed):
+                sources.append(PathSource(span: unionSpan([position.span, size.span, roundness.span])) { f in
+                    let p = position.value(at: f), s = size.value(at: f)
+                    return ShapeGeometry.rectangle(center: Point(x: p[0], y: p[1]), size: Point(x: s[0], y: s[1]),
+                                                   roundness: roundness.value(at: f).value, reversed: reversed)
+                })
+            case let .ellipse(position, size, reversed):
+                sources.append(PathSource(span: unionSpan([position.span, size.span])) { f in
+                    let p = position.value(at: f), s = size.value(at: f)
+                    return ShapeGeometry.ellipse(center: Point(x: p[0], y: p[1]), size: Point(x: s[0], y: s[1]), reversed: reversed)
+                })
+            case let .star(model):
+                let span = unionSpan([model.position.span, model.points.span, model.rotation.span, model.outerRadius.span,
+                                      model.innerRadius.span, model.outerRoundness.span, model.innerRoundness.span])
+                sources.append(PathSource(span: span) { ShapeGeometry.star(model, at: $0) })
+            case let .path(shape, _):
+                sources.append(PathSource(span: shape.span) { ShapeGeometry.path(shape.value(at: $0)) })
+            case let .fill(color, opacity, evenOdd):
+                let layer = ShapeLayer()
+                layer.fillRule = evenOdd ? .evenOdd : .winding
+                try animator.apply(color, to: layer, key: "fillColor", set: { layer.fillColor = $0 }) { Optional(Self.color($0)) }
+                try animator.apply(opacity, to: layer, key: "opacity", set: { layer.opacity = $0 }) { $0.value / 100 }
+                try setPath(of: layer, from: sources)
+                layers.append(layer)
+            case let .stroke(color, opacity, stroke):
+                let layer = ShapeLayer()
+                layer.fillColor = nil
+                try animator.apply(color, to: layer, key: "strokeColor", set: { layer.strokeColor = $0 }) { Optional(Self.color($0)) }
+                try animator.apply(opacity, to: layer, key: "opacity", set: { layer.opacity = $0 }) { $0.value / 100 }
+                try applyStroke(stroke, to: layer)
+                try setPath(of: layer, from: sources)
+                layers.append(layer)
+            case .gradientFill, .gradientStroke:
+                report("gradient fills and strokes")
+            case let .trim(start, end, offset, individually):
+                let span = unionSpan([start.span, end.span, offset.span])
+                func trim(_ path: Path, _ f: Double) -> Path {
+                    ShapeGeometry.trim(path, start: start.value(at: f).value, end: end.value(at: f).value, offset: offset.value(at: f).value)
+                }
+                if individually {
+                    let all = Self.combined(sources)
+                    sources = [PathSource(span: unionSpan([all.span, span])) { trim(all.path($0), $0) }]
+                } else {
+                    sources = sources.map { s in PathSource(span: unionSpan([s.span, span])) { trim(s.path($0), $0) } }
+                }
+            case .merge:
+                sources = [Self.combined(sources)]
+            case let .repeater(copies, offset, transform, startOpacity, endOpacity, above):
+                // The items above are drawn again for each copy, each transformed once more.
+                let count = max(0, min(1000, Int(copies.initial.value.rounded())))
+                if copies.isAnimated { report("animated repeater copies") }
+                var copiesTopFirst: [Layer] = []
+                for i in 0..<count {
+                    let copy = Layer()
+                    let n = Double(i) + offset.initial.value
+                    copy.transform = Self.repeaterMatrix(transform, at: 0, times: n)
+                    let fraction = count > 1 ? Double(i) / Double(count - 1) : 0
+                    let so = startOpacity.initial.value, eo = endOpacity.initial.value
+                    copy.opacity = (so + (eo - so) * fraction) / 100
+                    try ShapeBuilder(animator: animator, report: report, depth: depth + 1).build(Array(items[..<index]), into: copy)
+                    copiesTopFirst.append(copy)
+                }
+                layers = above ? copiesTopFirst.reversed() : copiesTopFirst
+            case .roundCorners:
+                report("round corners")
+            case .transform:
+                break
+            case let .unsupported(kind):
+                if kind != "hidden" { report("shape item '\(kind)'") }
+            }
+        }
+        for layer in layers.reversed() { parent.addSublayer(layer) }
+        return sources
+    }
+
+    private func setPath(of layer: ShapeLayer, from sources: [PathSource]) throws(LottieError) {
+        let all = Self.combined(sources)
+        layer.path = all.path(0)
+        guard let span = all.span else { return }
+        layer.path = all.path(span.lowerBound)
+        let budget = animator.budget
+        try animator.sample(on: layer, key: "path", span: span) { (f: Double) throws(LottieError) -> Path? in
+            let path = all.path(f)
+            try budget.spend(path.elements.count)
+            return path
+        }
+    }
+
+    private func applyStroke(_ stroke: StrokeModel, to layer: ShapeLayer) throws(LottieError) {
+        try animator.apply(stroke.width, to: layer, key: "lineWidth", set: { layer.lineWidth = $0 }) { $0.value }
+        layer.lineCap = [1: .butt, 2: .round, 3: .square][stroke.cap] ?? .round
+        layer.lineJoin = [1: .miter, 2: .round, 3: .bevel][stroke.join] ?? .round
+        layer.miterLimit = stroke.miterLimit
+        var pattern: [Double] = []
+        for entry in stroke.dashes {
+            if entry.kind == "o" { layer.lineDashPhase = entry.value.initial.value } else { pattern.append(max(0, entry.value.initial.value)) }
+        }
+        if pattern.count % 2 == 1 { pattern += pattern }
+        if pattern.contains(where: { $0 > 0 }) { layer.lineDashPattern = pattern }
+        if stroke.dashes.contains(where: { $0.value.isAnimated }) { report("animated dashes") }
+    }
+
+    static func combined(_ sources: [PathSource]) -> PathSource {
+        if sources.count == 1 { return sources[0] }
+        return PathSource(span: unionSpan(sources.map(\.span))) { f in
+            var path = Path()
+            for s in sources { path.addPath(s.path(f)) }
+            return path
+        }
+    }
+
+    static func color(_ v: Vector) -> Color {
+        Color(red: v[0], green: v[1], blue: v[2], alpha: v.values.count > 3 ? min(1, max(0, v[3])) : 1)
+    }
+
+    /// A group's transform as a matrix at frame `f` (anchor, scale, skew, rotation, position).
+    static func matrix(_ t: TransformModel?, at f: Double) -> Transform {
+        guard let t else { return .identity }
+        let a = t.anchor?.value(at: f) ?? Vector([0, 0])
+        let p: Point
+        if let x = t.positionX, let y = t.positionY { p = Point(x: x.value(at: f).value, y: y.value(at: f).value) }
+        else { let v = t.position?.value(at: f) ?? Vector([0, 0]); p = Point(x: v[0], y: v[1]) }
+        let s = t.scale?.value(at: f) ?? Vector([100, 100])
+        let m = PropertyAnimator.matrix(scale: (s[0] / 100, s[1] / 100), skew: t.skew?.value(at: f).value ?? 0,
+                                        skewAxis: t.skewAxis?.value(at: f).value ?? 0,
+                                        rotation: (t.rotation?.value(at: f).value ?? 0) * .pi / 180)
+        return Transform(translationX: -a[0], y: -a[1]).concatenating(m).concatenating(Transform(translationX: p.x, y: p.y))
+    }
+
+    static func span(of t: TransformModel?) -> ClosedRange<Double>? {
+        guard let t else { return nil }
+        return unionSpan([t.anchor?.span, t.position?.span, t.positionX?.span, t.positionY?.span, t.scale?.span,
+                          t.rotation?.span, t.skew?.span, t.skewAxis?.span])
+    }
+
+    static func transformed(_ source: PathSource, by t: TransformModel?) -> PathSource {
+        guard t != nil else { return source }
+        return PathSource(span: unionSpan([source.span, span(of: t)])) { f in source.path(f).applying(matrix(t, at: f)) }
+    }
+
+    /// The repeater's transform applied `n` times: about its anchor, scale and rotation
+    /// compound, the position adds up.
+    static func repeaterMatrix(_ t: TransformModel, at f: Double, times n: Double) -> Transform {
+        let a = t.anchor?.value(at: f) ?? Vector([0, 0])
+        let p = t.position?.value(at: f) ?? Vector([0, 0])
+        let s = t.scale?.value(at: f) ?? Vector([100, 100])
+        let r = (t.rotation?.value(at: f).value ?? 0) * .pi / 180
+        let sx = s[0] / 100, sy = s[1] / 100
+        return Transform(translationX: -a[0], y: -a[1])
+            .concatenating(Transform(scaleX: pow(sx, n), y: pow(sy, n)))
+            .concatenating(Transform(rotationAngle: r * n))
+            .concatenating(Transform(translationX: a[0] + p[0] * n, y: a[1] + p[1] * n))
+    }
+}
