@@ -101,6 +101,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "LayerHostTests", dependencies: ["LayerHost", "LiveLayers", "Raster", "DisplayClock", "X11Presenter", "X11TestSupport"], swiftSettings: strict),
+        // The Lottie corpus's scoring rule and an in-process renderer of its cases.
+        .target(name: "LottieConformance", dependencies: ["Lottie", "LiveLayers", "Raster"], path: "Tests/LottieConformance", swiftSettings: strict),
+        .testTarget(name: "LottieTests", dependencies: ["Lottie", "LiveLayers", "Raster", "LottieConformance"], swiftSettings: strict),
         .testTarget(name: "X11PresenterTests", dependencies: ["X11Presenter", "Raster", "DisplayClock", "X11TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LivePlayerTests",

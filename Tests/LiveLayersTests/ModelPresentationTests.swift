@@ -221,6 +221,29 @@ extension RuntimeSuites {
         #expect(LayerClock.nextFrameTime == .infinity)
     }
 
+    /// Scrubbing a paused ancestor (Lottie's root) changes its descendants' presentation even
+    /// when media time stands still, as a new time offset in Core Animation does.
+    @Test func scrubbingAPausedAncestorUpdatesDescendantsAtTheSameMediaTime() throws {
+        freshRuntime()
+        let root = Layer()
+        root.speed = 0
+        let child = Layer()
+        root.addSublayer(child)
+        let a = BasicAnimation(keyPath: "opacity")
+        a.fromValue = 0.0
+        a.toValue = 1.0
+        a.duration = 1
+        a.beginTime = 1e-100
+        a.fillMode = .both
+        a.isRemovedOnCompletion = false
+        child.add(a, forKey: "a")
+        root.timeOffset = 0.25
+        LayerClock.advance(to: 1)
+        #expect(close(try #require(child.presentation()).opacity, 0.25))
+        root.timeOffset = 0.75
+        #expect(close(try #require(child.presentation()).opacity, 0.75))
+    }
+
     @Test func idleWhenNothingAnimates() {
         freshRuntime()
         let layer = Layer()

@@ -56,8 +56,12 @@ extension Layer {
             copy.delegate = delegate
             presentationCopy = copy
         }
-        if presentationStamp.time == time && presentationStamp.version == modelVersion { return copy }
-        presentationStamp = (time, modelVersion)
+        // An ancestor's timing (a scrubbed time offset) moves animations without a new media
+        // time, so the timing epoch is part of the stamp.
+        let epoch = LayerRuntime.shared.timingEpoch
+        if presentationStamp.time == time && presentationStamp.version == modelVersion
+            && (attachedAnimations.isEmpty || presentationStamp.epoch == epoch) { return copy }
+        presentationStamp = (time, modelVersion, epoch)
         copy.state = state
         if copy.contentsStorage !== contentsStorage { copy.contentsStorage = contentsStorage }
         for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }

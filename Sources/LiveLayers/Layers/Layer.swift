@@ -41,7 +41,7 @@ open class Layer {
     let isPresentationCopy: Bool
     unowned(unsafe) var modelLayer: Layer?
     var presentationCopy: Layer?
-    var presentationStamp = (time: Double.nan, version: -1)
+    var presentationStamp = (time: Double.nan, version: -1, epoch: -1)
     var modelVersion = 0
     /// Bumped on every change that can alter what the layer or its subtree draws.
     var renderVersion = 0

@@ -1,0 +1,72 @@
+// PlayCommandTests: `live-player play FILE.json` headless: fitted, centred, transparent, and its errors.
+
+import Foundation
+import Raster
+import Testing
+
+@Suite struct PlayCommandTests {
+    /// A 100x50 composition at 10 fps whose red 20x20 square moves from x 20 to 80 over frames 0...10.
+    static let json = """
+    {"v":"5.7.0","fr":10,"ip":0,"op":20,"w":100,"h":50,"layers":[{"ty":4,"nm":"square","ind":1,"ip":0,"op":20,"st":0,
+     "ks":{"p":{"a":1,"k":[{"t":0,"s":[20,25],"o":{"x":0,"y":0},"i":{"x":1,"y":1}},{"t":10,"s":[80,25]}]}},
+     "shapes":[{"ty":"rc","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[20,20]},"r":{"a":0,"k":0}},
+               {"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]},
+     {"ty":5,"nm":"Caption","ind":2,"ip":0,"op":20,"ks":{}}]}
+    """
+
+    private func withFile(_ text: String, _ body: (String) throws -> Void) throws {
+        let path = PlayerProcess.temporaryPath("anim.json")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try body(path)
+    }
+
+    @Test func rendersTheFrameAtATimeFittedAndCentredOnTransparency() throws {
+        try withFile(Self.json) { file in
+            let shot = PlayerProcess.temporaryPath("shot.png")
+            defer { try? FileManager.default.removeItem(atPath: shot) }
+            // Frame 5 (0.5 s at 10 fps): the square's centre at (50, 25); at 200x200 the
+            // composition is scaled 2x and centred vertically (offset 50).
+            let result = try PlayerProcess.run(["play", file, "--headless", "--no-overlay", "--at", "0.5", "--size", "200x200", "--screenshot", shot])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("text layers (layer 'Caption')"))
+            let image = try Bitmap(pngFile: shot)
+            #expect(image.width == 200 && image.height == 200)
+            #expect(image[100, 100] == 0xFFFF_0000)
+            #expect(image[40, 100] == 0)     // where the square started: transparent now
+            #expect(image[100, 20] == 0)     // above the fitted composition
+        }
+    }
+
+    @Test func backgroundFillsWhereNothingIsDrawn() throws {
+        try withFile(Self.json) { file in
+            let shot = PlayerProcess.temporaryPath("bg.png")
+            defer { try? FileManager.default.removeItem(atPath: shot) }
+            let result = try PlayerProcess.run(["play", file, "--headless", "--no-overlay", "--at", "0", "--background", "#0000ff", "--screenshot", shot])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let image = try Bitmap(pngFile: shot)
+            #expect(image.width == 100 && image.height == 50)  // native size
+            #expect(image[90, 5] == 0xFF00_00FF)
+            #expect(image[20, 25] == 0xFFFF_0000)
+        }
+    }
+
+    @Test func malformedFilesExitWith65AndTheJSONPath() throws {
+        try withFile(Self.json.replacingOccurrences(of: #""w":100"#, with: #""w":"wide""#)) { file in
+            let result = try PlayerProcess.run(["play", file, "--headless", "--at", "0"])
+            #expect(result.status == 65)
+            #expect(result.stderr.contains("$.w"), "stderr: \(result.stderr)")
+        }
+        try withFile("{not json") { file in
+            let result = try PlayerProcess.run(["play", file, "--headless", "--at", "0"])
+            #expect(result.status == 65, "stderr: \(result.stderr)")
+        }
+    }
+
+    @Test func missingFileOrArgument() throws {
+        let missing = try PlayerProcess.run(["play", "/nonexistent/anim.json", "--headless"])
+        #expect(missing.status == 64 && missing.stderr.contains("cannot read"))
+        let none = try PlayerProcess.run(["play", "--headless"])
+        #expect(none.status == 64 && none.stderr.contains("play needs a Lottie file"))
+    }
+}
