@@ -2,6 +2,32 @@
 
 import Raster
 
+/// Premultiplied ARGB pixels, as a value that can cross actors.
+public struct PixelImage: Sendable {
+    public var width: Int
+    public var height: Int
+    public var pixels: [UInt32]
+
+    public init(width: Int, height: Int, pixels: [UInt32]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// The pixels of `bitmap`.
+    public init(_ bitmap: Bitmap) {
+        var pixels: [UInt32] = []
+        pixels.reserveCapacity(bitmap.width * bitmap.height)
+        bitmap.withUnsafeMutablePixels { buffer in
+            for y in 0..<bitmap.height {
+                let row = y * bitmap.stride
+                pixels.append(contentsOf: buffer[row..<row + bitmap.width])
+            }
+        }
+        self.init(width: bitmap.width, height: bitmap.height, pixels: pixels)
+    }
+}
+
 /// How one rendered frame compares with one reference frame under the corpus's rule.
 public struct FrameScore: Sendable, Equatable {
     /// The fraction of bad pixels (0...1).
@@ -25,49 +51,55 @@ public enum ConformanceRule {
     public static let maximumBad = 0.01
     public static let minimumIoU = 0.95
 
-    /// Scores `ours` against `reference` (same size; otherwise every pixel counts as bad).
+    /// Channel differences are whole steps of 1/255: more than 0.1 is more than 25 steps.
+    private static let limit = Int((tolerance * 255).rounded(.down))
+
     public static func score(_ ours: Bitmap, against reference: Bitmap) -> FrameScore {
-        guard ours.width == reference.width, ours.height == reference.height else { return FrameScore(badFraction: 1, inkIoU: 0) }
-        let w = ours.width, h = ours.height
-        // Premultiplied pixels composite over black as they are, and over white by adding 1 − alpha.
-        func channels(_ p: UInt32, over background: Int) -> (Int, Int, Int) {
-            let a = Int(p >> 24), r = Int((p >> 16) & 0xFF), g = Int((p >> 8) & 0xFF), b = Int(p & 0xFF)
-            let add = background * (255 - a)
-            return (r + add, g + add, b + add)
-        }
-        let limit = Int((tolerance * 255).rounded(.down))  // differences are whole steps of 1/255
-        var bad = [Bool](repeating: false, count: w * h)
-        for background in 0...1 {
-            for y in 0..<h {
-                for x in 0..<w {
-                    let o = channels(ours[x, y], over: background), r = channels(reference[x, y], over: background)
-                    guard differs(o, r, limit) else { continue }
-                    var oursUnmatched = true, referenceUnmatched = true
-                    for dy in -1...1 {
-                        for dx in -1...1 where dx != 0 || dy != 0 {
-                            let nx = min(w - 1, max(0, x + dx)), ny = min(h - 1, max(0, y + dy))
-                            if oursUnmatched && !differs(o, channels(reference[nx, ny], over: background), limit) { oursUnmatched = false }
-                            if referenceUnmatched && !differs(r, channels(ours[nx, ny], over: background), limit) { referenceUnmatched = false }
-                        }
-                    }
-                    if oursUnmatched || referenceUnmatched { bad[y * w + x] = true }
-                }
-            }
-        }
-        var union = 0, intersection = 0
-        for y in 0..<h {
-            for x in 0..<w {
-                let a = ours[x, y] >> 24 >= 128, b = reference[x, y] >> 24 >= 128
-                if a || b { union += 1 }
-                if a && b { intersection += 1 }
-            }
-        }
-        let badCount = bad.reduce(0) { $0 + ($1 ? 1 : 0) }
-        return FrameScore(badFraction: Double(badCount) / Double(w * h),
-                          inkIoU: union == 0 ? 1 : Double(intersection) / Double(union))
+        score(PixelImage(ours), against: PixelImage(reference))
     }
 
-    private static func differs(_ a: (Int, Int, Int), _ b: (Int, Int, Int), _ limit: Int) -> Bool {
-        abs(a.0 - b.0) > limit || abs(a.1 - b.1) > limit || abs(a.2 - b.2) > limit
+    /// Scores `ours` against `reference` (same size; otherwise every pixel counts as bad).
+    public static func score(_ ours: PixelImage, against reference: PixelImage) -> FrameScore {
+        guard ours.width == reference.width, ours.height == reference.height else { return FrameScore(badFraction: 1, inkIoU: 0) }
+        let w = ours.width, h = ours.height
+        let o = ours.pixels, r = reference.pixels
+        var bad = 0, union = 0, intersection = 0
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = y * w + x
+                let p = o[i], q = r[i]
+                let inkP = p >> 24 >= 128, inkQ = q >> 24 >= 128
+                if inkP || inkQ { union += 1 }
+                if inkP && inkQ { intersection += 1 }
+                // Only pixels that differ where they are can be bad.
+                if p == q || !differs(p, q, over: 0) && !differs(p, q, over: 1) { continue }
+                var isBad = false
+                for background in 0...1 where differs(p, q, over: background) {
+                    var oursUnmatched = true, referenceUnmatched = true
+                    for dy in -1...1 {
+                        let ny = min(h - 1, max(0, y + dy))
+                        for dx in -1...1 where dx != 0 || dy != 0 {
+                            let j = ny * w + min(w - 1, max(0, x + dx))
+                            if oursUnmatched && !differs(p, r[j], over: background) { oursUnmatched = false }
+                            if referenceUnmatched && !differs(q, o[j], over: background) { referenceUnmatched = false }
+                        }
+                    }
+                    if oursUnmatched || referenceUnmatched { isBad = true; break }
+                }
+                if isBad { bad += 1 }
+            }
+        }
+        return FrameScore(badFraction: Double(bad) / Double(w * h), inkIoU: union == 0 ? 1 : Double(intersection) / Double(union))
+    }
+
+    /// Whether two premultiplied pixels differ by more than the tolerance in a channel, composited
+    /// over black (`background` 0: the channels as they are) or white (1: plus 1 − alpha).
+    @inline(__always)
+    private static func differs(_ p: UInt32, _ q: UInt32, over background: Int) -> Bool {
+        let da = background == 0 ? 0 : Int(q >> 24) - Int(p >> 24)
+        let dr = Int((p >> 16) & 0xFF) - Int((q >> 16) & 0xFF) + da
+        let dg = Int((p >> 8) & 0xFF) - Int((q >> 8) & 0xFF) + da
+        let db = Int(p & 0xFF) - Int(q & 0xFF) + da
+        return dr > limit || dr < -limit || dg > limit || dg < -limit || db > limit || db < -limit
     }
 }

@@ -47,35 +47,47 @@ public struct LottieCorpus: Sendable {
     }
 
     /// Renders each frame of `item` as `live-player play` does at the composition's own size
-    /// (transparent background), and scores it against its references.
+    /// (transparent background), or says why it cannot.
     @MainActor
-    public func check(_ item: Case) -> Verdict {
-        let animation: LottieAnimation
-        let root: AnimationLayer
+    public func render(_ item: Case) -> Result<[PixelImage], CaseFailure> {
         do {
-            animation = try LottieAnimation(contentsOfFile: folder + "/" + item.file)
-            root = try animation.makeLayer()
+            let animation = try LottieAnimation(contentsOfFile: folder + "/" + item.file)
+            let root = try animation.makeLayer()
+            let bitmap = try Bitmap(width: item.w, height: item.h)
+            let renderer = LayerRenderer()
+            renderer.isDamageTrackingEnabled = false
+            return .success(item.frames.map { frame in
+                root.currentFrame = min(animation.inPoint + frame.t * animation.frameRate, animation.outPoint - 1)
+                bitmap.clear()
+                _ = renderer.render(root, at: LayerClock.currentTime, into: bitmap)
+                return PixelImage(bitmap)
+            })
         } catch {
-            return Verdict(id: item.id, passes: false, details: ["\(error)"])
+            return .failure(CaseFailure(reason: "\(error)"))
         }
-        guard let bitmap = try? Bitmap(width: item.w, height: item.h) else {
-            return Verdict(id: item.id, passes: false, details: ["cannot allocate \(item.w)x\(item.h)"])
+    }
+
+    /// Why a case could not be rendered.
+    public struct CaseFailure: Error, Sendable { public var reason: String }
+
+    /// Scores the rendered frames of `item` against its references.
+    public func score(_ item: Case, rendered: Result<[PixelImage], CaseFailure>) -> Verdict {
+        let images: [PixelImage]
+        switch rendered {
+        case let .success(list): images = list
+        case let .failure(failure): return Verdict(id: item.id, passes: false, details: [failure.reason])
         }
-        let renderer = LayerRenderer()
-        renderer.isDamageTrackingEnabled = false
         var passes = true
         var details: [String] = []
-        for frame in item.frames {
-            root.currentFrame = min(animation.inPoint + frame.t * animation.frameRate, animation.outPoint - 1)
-            bitmap.clear()
-            _ = renderer.render(root, at: LayerClock.currentTime, into: bitmap)
+        for (frame, image) in zip(item.frames, images) {
             var framePasses = false
             var line = "t=\(frame.t)"
             for (library, path) in frame.refs.sorted(by: { $0.key < $1.key }) {
                 guard let reference = try? Bitmap(pngFile: folder + "/" + path) else { line += " \(library): unreadable"; continue }
-                let score = ConformanceRule.score(bitmap, against: reference)
+                let score = ConformanceRule.score(image, against: PixelImage(reference))
                 framePasses = framePasses || score.passes
                 line += " \(library): bad \(String(format: "%.2f", score.badFraction * 100))% IoU \(String(format: "%.3f", score.inkIoU))"
+                if framePasses { break }
             }
             passes = passes && framePasses
             details.append(line + (framePasses ? " ok" : " FAIL"))
