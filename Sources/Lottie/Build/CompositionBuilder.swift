@@ -49,13 +49,19 @@ final class CompositionBuilder {
             guard var chain = try chain(for: layer, byIndex: byIndex, animator: animator, range: range, depth: depth) else { continue }
             if layer.matteMode != 0, i > 0, layers[i - 1].isMatte {
                 let matte = layers[i - 1]
-                if layer.matteMode != 1 { report(["", "", "inverted alpha mattes", "luma mattes", "inverted luma mattes"][min(4, layer.matteMode)], layer: layer.name) }
                 if let matteChain = try self.chain(for: matte, byIndex: byIndex, animator: animator, range: range, depth: depth) {
                     let holder = Layer()
                     holder.anchorPoint = .zero
                     holder.addSublayer(chain)
                     holder.mask = matteChain
+                    holder.maskMode = [2: .invertedAlpha, 3: .luminance, 4: .invertedLuminance][layer.matteMode] ?? .alpha
                     chain = holder
+                }
+            }
+            if layer.blendMode > 0 {
+                let modes = BlendFunction.allCases  // in Bodymovin's order: normal, multiply, screen, ...
+                if layer.blendMode < modes.count { chain.compositingFilter = modes[layer.blendMode] } else {
+                    report("blend mode \(layer.blendMode)", layer: layer.name)
                 }
             }
             container.addSublayer(chain)
@@ -69,7 +75,6 @@ final class CompositionBuilder {
         if layer.hasEffects { report("effects", layer: layer.name) }
         if layer.is3D { report("3D layers (drawn flat)", layer: layer.name) }
         if layer.transform?.expressions == true { report("expressions", layer: layer.name) }
-        if layer.blendMode != 0 { report("blend modes", layer: layer.name) }
         // A layer's keyframes are in its composition's frames; its start time shifts only a
         // precomposition's content.
         let node = Layer()
@@ -164,30 +169,68 @@ final class CompositionBuilder {
         }
     }
 
+    /// Masks combine in order, as in After Effects: add unites, subtract cuts out, intersect
+    /// keeps the overlap (a first subtract starts from everything). Each step is a layer masking
+    /// the union so far, by alpha or inverted alpha; lighten, darken and difference count as add.
     private func addMasks(of layer: LayerModel, to node: Layer, animator: PropertyAnimator) throws(LottieError) {
         let masks = layer.masks.filter { $0.mode != "n" }
         guard !masks.isEmpty else { return }
-        guard masks.count == 1, masks[0].mode == "a", !masks[0].inverted else {
-            report("masks other than one additive mask", layer: layer.name)
-            if masks.allSatisfy({ $0.mode == "a" && !$0.inverted }) { try addAdditiveMasks(masks, to: node, animator: animator) }
-            return
+        var current: Layer?
+        for mask in masks {
+            let shape = try maskShape(mask, animator: animator)
+            switch mask.mode {
+            case "s", "i":
+                let base = current ?? (mask.mode == "s" ? Self.everything() : nil)
+                guard let base else { current = shape; continue }
+                let holder = Layer()
+                holder.anchorPoint = .zero
+                holder.addSublayer(base)
+                holder.mask = shape
+                holder.maskMode = mask.mode == "s" ? .invertedAlpha : .alpha
+                current = holder
+            default:
+                if mask.mode != "a" { report("mask mode '\(mask.mode)' (drawn as add)", layer: layer.name) }
+                if let previous = current {
+                    let holder = Layer()
+                    holder.anchorPoint = .zero
+                    holder.addSublayer(previous)
+                    holder.addSublayer(shape)
+                    current = holder
+                } else {
+                    current = shape
+                }
+            }
         }
-        try addAdditiveMasks(masks, to: node, animator: animator)
+        node.mask = current
     }
 
-    private func addAdditiveMasks(_ masks: [MaskModel], to node: Layer, animator: PropertyAnimator) throws(LottieError) {
-        let holder = Layer()
-        holder.anchorPoint = .zero
-        for mask in masks {
-            let shape = ShapeLayer()
-            shape.fillColor = .white
-            let path = mask.path
-            shape.path = ShapeGeometry.path(path.initial)
-            try animator.sample(on: shape, key: "path", span: path.span) { (f: Double) throws(LottieError) -> Path? in ShapeGeometry.path(path.value(at: f)) }
-            try animator.apply(mask.opacity, to: shape, key: "opacity", set: { shape.opacity = $0 }) { $0.value / 100 }
-            holder.addSublayer(shape)
+    /// Far beyond any composition: what an inverted mask or a first subtraction starts from.
+    static let everywhere = Rect(x: -1e5, y: -1e5, width: 2e5, height: 2e5)
+
+    static func everything() -> Layer {
+        let layer = Layer()
+        layer.anchorPoint = .zero
+        layer.bounds = Rect(origin: .zero, size: everywhere.size)
+        layer.position = everywhere.origin
+        layer.backgroundColor = .white
+        return layer
+    }
+
+    /// One mask's shape, white, at the mask's opacity; an inverted mask covers all but its path.
+    private func maskShape(_ mask: MaskModel, animator: PropertyAnimator) throws(LottieError) -> ShapeLayer {
+        let shape = ShapeLayer()
+        shape.fillColor = .white
+        let path = mask.path, inverted = mask.inverted
+        func outline(_ f: Double) -> Path {
+            var p = ShapeGeometry.path(path.value(at: f))
+            if inverted { p.addRect(Self.everywhere) }
+            return p
         }
-        node.mask = holder
+        if inverted { shape.fillRule = .evenOdd }
+        shape.path = outline(path.keyframes[0].time)
+        try animator.sample(on: shape, key: "path", span: path.span) { (f: Double) throws(LottieError) -> Path? in outline(f) }
+        try animator.apply(mask.opacity, to: shape, key: "opacity", set: { shape.opacity = $0 }) { $0.value / 100 }
+        return shape
     }
 
     private func image(for asset: AssetModel) -> Bitmap? {

@@ -79,8 +79,10 @@ struct ShapeBuilder {
                 try applyStroke(stroke, to: layer)
                 try setPath(of: layer, from: sources)
                 layers.append(layer)
-            case .gradientFill, .gradientStroke:
-                report("gradient fills and strokes")
+            case let .gradientFill(model, opacity, evenOdd):
+                layers.append(try gradientLayer(model, opacity: opacity, sources: sources, stroke: nil, evenOdd: evenOdd))
+            case let .gradientStroke(model, opacity, stroke):
+                layers.append(try gradientLayer(model, opacity: opacity, sources: sources, stroke: stroke, evenOdd: false))
             case let .trim(start, end, offset, individually):
                 let span = unionSpan([start.span, end.span, offset.span])
                 func trim(_ path: Path, _ f: Double) -> Path {
@@ -133,6 +135,114 @@ struct ShapeBuilder {
             try budget.spend(path.elements.count)
             return path
         }
+    }
+
+    /// A gradient fill or stroke: a `GradientLayer` in the group's coordinates, covering every
+    /// frame of the shape, masked by the shape filled (or stroked) in white.
+    private func gradientLayer(_ model: GradientModel, opacity: Animatable<Scalar>, sources: [PathSource],
+                               stroke: StrokeModel?, evenOdd: Bool) throws(LottieError) -> Layer {
+        let shape = ShapeLayer()
+        if let stroke {
+            shape.fillColor = nil
+            shape.strokeColor = .white
+            try applyStroke(stroke, to: shape)
+        } else {
+            shape.fillColor = .white
+            shape.fillRule = evenOdd ? .evenOdd : .winding
+        }
+        try setPath(of: shape, from: sources)
+
+        // The bounds: the shape's box over all its frames, grown by the stroke.
+        let all = Self.combined(sources)
+        var box = all.path(all.span?.lowerBound ?? 0).boundingBox
+        if let span = all.span {
+            let count = Int(min(10_000, span.upperBound - span.lowerBound))
+            try animator.budget.spend(count)
+            for i in 0...max(0, count) {
+                let f = span.lowerBound + Double(i)
+                box = Self.union(box, all.path(f).boundingBox)
+            }
+        }
+        let reach = (stroke.map { $0.width.keyframes.map(\.value.value).max() ?? 0 } ?? 0) / 2 * max(1, stroke?.miterLimit ?? 1) + 2
+        box = box.insetBy(dx: -reach, dy: -reach)
+        guard box.width > 0, box.height > 0 else { return shape }
+
+        let layer = GradientLayer()
+        layer.anchorPoint = .zero
+        layer.bounds = box
+        layer.position = box.origin
+        layer.type = model.type == 2 ? .radial : .axial
+        let radial = model.type == 2
+        func unit(_ v: Vector) -> Point { Point(x: (v[0] - box.minX) / box.width, y: (v[1] - box.minY) / box.height) }
+        let start = model.start, end = model.end
+        func endPoint(_ f: Double) -> Point {
+            let s = start.value(at: f), e = end.value(at: f)
+            guard radial else { return unit(e) }
+            // GradientLayer's radial radii are the end point's offsets: the same on both axes.
+            let r = ((e[0] - s[0]) * (e[0] - s[0]) + (e[1] - s[1]) * (e[1] - s[1])).squareRoot()
+            let c = unit(s)
+            return Point(x: c.x + r / box.width, y: c.y + r / box.height)
+        }
+        layer.startPoint = unit(start.initial)
+        layer.endPoint = endPoint(start.keyframes[0].time)
+        try animator.sample(on: layer, key: "startPoint", span: start.span) { unit(start.value(at: $0)) }
+        try animator.sample(on: layer, key: "endPoint", span: unionSpan([start.span, end.span])) { endPoint($0) }
+        let stops = model.colors.stops, count = model.colors.count
+        let initial = Self.gradientStops(stops.initial, count: count)
+        layer.colors = initial.colors
+        layer.locations = initial.locations
+        try animator.sample(on: layer, key: "colors", span: stops.span) { Self.gradientStops(stops.value(at: $0), count: count).colors }
+        try animator.sample(on: layer, key: "locations", span: stops.span) { Optional(Self.gradientStops(stops.value(at: $0), count: count).locations) }
+        try animator.apply(opacity, to: layer, key: "opacity", set: { layer.opacity = $0 }) { $0.value / 100 }
+        layer.mask = shape
+        return layer
+    }
+
+    static func union(_ a: Rect, _ b: Rect) -> Rect {
+        if a.width <= 0 && a.height <= 0 { return b }
+        if b.width <= 0 && b.height <= 0 { return a }
+        let x0 = min(a.minX, b.minX), y0 = min(a.minY, b.minY)
+        return Rect(x: x0, y: y0, width: max(a.maxX, b.maxX) - x0, height: max(a.maxY, b.maxY) - y0)
+    }
+
+    /// Bodymovin's gradient list: `count` colour stops (offset, r, g, b), then opacity stops
+    /// (offset, alpha); both kinds of offsets become stops with interpolated colour and alpha.
+    static func gradientStops(_ v: Vector, count: Int) -> (colors: [Color], locations: [Double]) {
+        let values = v.values
+        let n = max(0, min(count, values.count / 4))
+        var colorStops: [(Double, Double, Double, Double)] = []
+        for i in 0..<n { colorStops.append((values[4 * i], values[4 * i + 1], values[4 * i + 2], values[4 * i + 3])) }
+        var alphaStops: [(Double, Double)] = []
+        var i = 4 * n
+        while i + 1 < values.count { alphaStops.append((values[i], values[i + 1])); i += 2 }
+        guard !colorStops.isEmpty else { return ([], []) }
+        func rgb(at t: Double) -> (Double, Double, Double) {
+            if t <= colorStops[0].0 { return (colorStops[0].1, colorStops[0].2, colorStops[0].3) }
+            for k in 1..<colorStops.count where t <= colorStops[k].0 {
+                let a = colorStops[k - 1], b = colorStops[k]
+                let u = b.0 > a.0 ? (t - a.0) / (b.0 - a.0) : 1
+                return (a.1 + (b.1 - a.1) * u, a.2 + (b.2 - a.2) * u, a.3 + (b.3 - a.3) * u)
+            }
+            let last = colorStops[colorStops.count - 1]
+            return (last.1, last.2, last.3)
+        }
+        func alpha(at t: Double) -> Double {
+            guard let first = alphaStops.first else { return 1 }
+            if t <= first.0 { return first.1 }
+            for k in 1..<alphaStops.count where t <= alphaStops[k].0 {
+                let a = alphaStops[k - 1], b = alphaStops[k]
+                return b.0 > a.0 ? a.1 + (b.1 - a.1) * (t - a.0) / (b.0 - a.0) : b.1
+            }
+            return alphaStops[alphaStops.count - 1].1
+        }
+        let offsets = (colorStops.map(\.0) + alphaStops.map(\.0)).sorted()
+        var colors: [Color] = [], locations: [Double] = []
+        for t in offsets {
+            let c = rgb(at: t)
+            colors.append(Color(red: c.0, green: c.1, blue: c.2, alpha: min(1, max(0, alpha(at: t)))))
+            locations.append(min(1, max(0, t)))
+        }
+        return (colors, locations)
     }
 
     private func applyStroke(_ stroke: StrokeModel, to layer: ShapeLayer) throws(LottieError) {
