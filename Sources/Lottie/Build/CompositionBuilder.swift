@@ -118,7 +118,10 @@ final class CompositionBuilder {
     private func addContent(of layer: LayerModel, kind: LayerModel.Kind, to node: Layer, animator: PropertyAnimator, depth: Int) throws(LottieError) {
         switch kind {
         case .shape:
-            try ShapeBuilder(animator: animator, report: { self.report($0, layer: layer.name) }, depth: 0).build(layer.shapes, into: node)
+            let deferred = DeferredWork()
+            try ShapeBuilder(animator: animator, report: { self.report($0, layer: layer.name) }, depth: 0, deferred: deferred)
+                .build(layer.shapes, into: node)
+            try deferred.run()
         case .solid:
             let solid = Layer()
             solid.anchorPoint = .zero

@@ -6,11 +6,55 @@ import Glibc
 import LiveLayers
 import Raster
 
-/// Geometry in a group's coordinate space, as a function of the frame.
-struct PathSource {
+/// One path item's geometry as a function of the frame, in its own group's coordinates.
+///
+/// A reference, because trims later in the group (or in enclosing groups) change the path of
+/// items above them, also for the fills and strokes between the two.
+@MainActor
+final class PathGeometry {
     /// The frames over which the geometry changes; `nil` when it is constant.
     var span: ClosedRange<Double>?
     var path: (Double) -> Path
+    init(span: ClosedRange<Double>?, path: @escaping (Double) -> Path) {
+        self.span = span
+        self.path = path
+    }
+}
+
+/// A path item seen from an enclosing group: its geometry through the transforms of the groups between.
+@MainActor
+struct PathSource {
+    let base: PathGeometry
+    /// Group transforms, innermost first.
+    var transforms: [TransformModel] = []
+
+    init(_ base: PathGeometry) { self.base = base }
+    init(span: ClosedRange<Double>?, path: @escaping (Double) -> Path) { base = PathGeometry(span: span, path: path) }
+
+    var span: ClosedRange<Double>? { unionSpan([base.span] + transforms.map { ShapeBuilder.span(of: $0) }) }
+    func path(_ f: Double) -> Path {
+        var p = base.path(f)
+        for t in transforms { p = p.applying(ShapeBuilder.matrix(t, at: f)) }
+        return p
+    }
+    func transformed(by t: TransformModel?) -> PathSource {
+        guard let t else { return self }
+        var copy = self
+        copy.transforms.append(t)
+        return copy
+    }
+}
+
+/// Work done once every item of a shape layer is known: the paths of fills and strokes, which
+/// trims further down may still change.
+@MainActor
+final class DeferredWork {
+    private var tasks: [() throws(LottieError) -> Void] = []
+    func add(_ task: @escaping () throws(LottieError) -> Void) { tasks.append(task) }
+    func run() throws(LottieError) {
+        for task in tasks { try task() }
+        tasks.removeAll()
+    }
 }
 
 /// The union of optional spans (`nil` when every one is `nil`).
@@ -32,6 +76,7 @@ struct ShapeBuilder {
     let animator: PropertyAnimator
     let report: (String) -> Void
     let depth: Int
+    let deferred: DeferredWork
 
     /// Builds `items` into `parent` and returns their geometry, for the paints of the enclosing group.
     @discardableResult
@@ -44,9 +89,9 @@ struct ShapeBuilder {
             case let .group(_, children, transform):
                 let group = Layer()
                 try animator.applyTransform(transform, to: group, opacity: true)
-                let inner = try ShapeBuilder(animator: animator, report: report, depth: depth + 1).build(children, into: group)
+                let inner = try ShapeBuilder(animator: animator, report: report, depth: depth + 1, deferred: deferred).build(children, into: group)
                 layers.append(group)
-                sources += inner.map { Self.transformed($0, by: transform) }
+                sources += inner.map { $0.transformed(by: transform) }
             case let .rectangle(position, size, roundness, reversed):
                 sources.append(PathSource(span: unionSpan([position.span, size.span, roundness.span])) { f in
                     let p = position.value(at: f), s = size.value(at: f)
@@ -69,7 +114,8 @@ struct ShapeBuilder {
                 layer.fillRule = evenOdd ? .evenOdd : .winding
                 try animator.apply(color, to: layer, key: "fillColor", set: { layer.fillColor = $0 }) { Optional(Self.color($0)) }
                 try animator.apply(opacity, to: layer, key: "opacity", set: { layer.opacity = $0 }) { $0.value / 100 }
-                try setPath(of: layer, from: sources)
+                let fillSources = sources
+                deferred.add { () throws(LottieError) in try setPath(of: layer, from: fillSources) }
                 layers.append(layer)
             case let .stroke(color, opacity, stroke):
                 let layer = ShapeLayer()
@@ -77,25 +123,47 @@ struct ShapeBuilder {
                 try animator.apply(color, to: layer, key: "strokeColor", set: { layer.strokeColor = $0 }) { Optional(Self.color($0)) }
                 try animator.apply(opacity, to: layer, key: "opacity", set: { layer.opacity = $0 }) { $0.value / 100 }
                 try applyStroke(stroke, to: layer)
-                try setPath(of: layer, from: sources)
+                let strokeSources = sources
+                deferred.add { () throws(LottieError) in try setPath(of: layer, from: strokeSources) }
                 layers.append(layer)
             case let .gradientFill(model, opacity, evenOdd):
-                layers.append(try gradientLayer(model, opacity: opacity, sources: sources, stroke: nil, evenOdd: evenOdd))
+                let holder = Layer(), gradientSources = sources
+                holder.anchorPoint = .zero
+                deferred.add { () throws(LottieError) in
+                    holder.addSublayer(try gradientLayer(model, opacity: opacity, sources: gradientSources, stroke: nil, evenOdd: evenOdd))
+                }
+                layers.append(holder)
             case let .gradientStroke(model, opacity, stroke):
-                layers.append(try gradientLayer(model, opacity: opacity, sources: sources, stroke: stroke, evenOdd: false))
+                let holder = Layer(), gradientSources = sources
+                holder.anchorPoint = .zero
+                deferred.add { () throws(LottieError) in
+                    holder.addSublayer(try gradientLayer(model, opacity: opacity, sources: gradientSources, stroke: stroke, evenOdd: false))
+                }
+                layers.append(holder)
             case let .trim(start, end, offset, individually):
                 let span = unionSpan([start.span, end.span, offset.span])
                 func trim(_ path: Path, _ f: Double) -> Path {
                     ShapeGeometry.trim(path, start: start.value(at: f).value, end: end.value(at: f).value, offset: offset.value(at: f).value)
                 }
-                if individually {
-                    let all = Self.combined(sources)
-                    sources = [PathSource(span: unionSpan([all.span, span])) { trim(all.path($0), $0) }]
-                } else {
-                    sources = sources.map { s in PathSource(span: unionSpan([s.span, span])) { trim(s.path($0), $0) } }
+                // The trim changes the items above it, wherever they are painted.
+                let bases = sources.map(\.base)
+                let olds = bases.map(\.path)
+                for (i, base) in bases.enumerated() {
+                    base.span = unionSpan([base.span, span])
+                    if individually {
+                        // All the paths as one, in order: each keeps its share of the range.
+                        base.path = { f in
+                            ShapeGeometry.trimTogether(olds.map { $0(f) }, index: i, start: start.value(at: f).value,
+                                                       end: end.value(at: f).value, offset: offset.value(at: f).value)
+                        }
+                    } else {
+                        let old = olds[i]
+                        base.path = { trim(old($0), $0) }
+                    }
                 }
             case .merge:
-                sources = [Self.combined(sources)]
+                // Boolean modes need path operations Raster lacks: the paths are drawn as they are.
+                break
             case let .repeater(copies, offset, transform, startOpacity, endOpacity, above):
                 // The items above are drawn again for each copy, each transformed once more.
                 let count = max(0, min(1000, Int(copies.initial.value.rounded())))
@@ -108,7 +176,7 @@ struct ShapeBuilder {
                     let fraction = count > 1 ? Double(i) / Double(count - 1) : 0
                     let so = startOpacity.initial.value, eo = endOpacity.initial.value
                     copy.opacity = (so + (eo - so) * fraction) / 100
-                    try ShapeBuilder(animator: animator, report: report, depth: depth + 1).build(Array(items[..<index]), into: copy)
+                    try ShapeBuilder(animator: animator, report: report, depth: depth + 1, deferred: deferred).build(Array(items[..<index]), into: copy)
                     copiesTopFirst.append(copy)
                 }
                 layers = above ? copiesTopFirst.reversed() : copiesTopFirst
@@ -292,10 +360,6 @@ struct ShapeBuilder {
                           t.rotation?.span, t.skew?.span, t.skewAxis?.span])
     }
 
-    static func transformed(_ source: PathSource, by t: TransformModel?) -> PathSource {
-        guard t != nil else { return source }
-        return PathSource(span: unionSpan([source.span, span(of: t)])) { f in source.path(f).applying(matrix(t, at: f)) }
-    }
 
     /// The repeater's transform applied `n` times: about its anchor, scale and rotation
     /// compound, the position adds up.

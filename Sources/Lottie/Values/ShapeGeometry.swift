@@ -125,6 +125,23 @@ enum ShapeGeometry {
         return out
     }
 
+    /// The part of `paths[index]` kept when all `paths` are trimmed as one path, in order.
+    static func trimTogether(_ paths: [Path], index: Int, start: Double, end: Double, offset: Double) -> Path {
+        guard let (s, e) = trimRange(start: start, end: end, offset: offset) else { return Path() }
+        if s == 0 && e == 1 { return paths[index] }
+        let lengths = paths.map(\.length)
+        let total = lengths.reduce(0, +), length = lengths[index]
+        guard total > 0, length > 0 else { return Path() }
+        let before = lengths[..<index].reduce(0, +)
+        var out = Path()
+        func keep(_ a: Double, _ b: Double) {
+            let lo = max(0, a * total - before) / length, hi = min(length, b * total - before) / length
+            if hi > lo { out.addPath(paths[index].trimmed(from: lo, to: hi)) }
+        }
+        if e <= 1 { keep(s, e) } else { keep(s, 1); keep(0, e - 1) }
+        return out
+    }
+
     /// The kept fractions (start below end, start in 0..<1, end at most start + 1), or `nil` for nothing.
     static func trimRange(start: Double, end: Double, offset: Double) -> (Double, Double)? {
         var s = min(1, max(0, start / 100)), e = min(1, max(0, end / 100))
