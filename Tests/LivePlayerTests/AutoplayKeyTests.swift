@@ -40,7 +40,7 @@ nonisolated(unsafe) private var autoplayKeeper: X11TestClient?
         }
         client.send(.q, toWindow: id)
         client.sync()
-        #expect(player.wait(timeout: 10) == 0, "\(scene) after \(keys): stderr \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 0, "\(scene) after \(keys): stderr \(player.standardError)")
         #expect(player.standardOutput.contains("\(scene) 160x120 window"), "stdout: \(player.standardOutput)")
     }
 }

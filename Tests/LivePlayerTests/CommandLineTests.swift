@@ -36,7 +36,7 @@ import Testing
         defer { player.kill(SIGKILL) }
         #expect(PlayerProcess.eventually { PlayerProcess.catches(SIGINT, pid: player.pid) || !player.isRunning })
         player.kill(SIGINT)
-        #expect(player.wait(timeout: 10) == 130, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 130, "stderr: \(player.standardError)")
         #expect(player.standardOutput.contains("arrow 64x64 headless:"))
         #expect(FileManager.default.fileExists(atPath: stats))
     }
@@ -50,7 +50,7 @@ import Testing
         defer { player.kill(SIGKILL) }
         #expect(PlayerProcess.eventually { PlayerProcess.catches(SIGQUIT, pid: player.pid) && PlayerProcess.catches(SIGTERM, pid: player.pid) || !player.isRunning })
         player.kill(SIGQUIT)
-        #expect(player.wait(timeout: 10) == 131, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 131, "stderr: \(player.standardError)")
         #expect(player.standardOutput.contains("arrow 64x64 headless:"))
         #expect(!player.standardError.contains("Backtrace"), "stderr: \(player.standardError)")
         #expect(FileManager.default.fileExists(atPath: stats))

@@ -35,7 +35,7 @@ enum PlayerProcess {
     }
 
     /// Polls `condition` every 20 ms for up to `timeout` seconds (a hang check, not a timing).
-    static func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    static func eventually(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }

@@ -20,7 +20,7 @@ private let server = WindowHarness.Server()
         #expect(PlayerProcess.eventually { PlayerProcess.catches(signal, pid: player.pid) || !player.isRunning })
         usleep(200_000)
         player.kill(signal)
-        #expect(player.wait(timeout: 10) == 128 + signal, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 128 + signal, "stderr: \(player.standardError)")
     }
 
     /// A private server the test can stop (SIGSTOP) and resume.
@@ -45,7 +45,7 @@ private let server = WindowHarness.Server()
         #expect(PlayerProcess.eventually { PlayerProcess.catches(SIGTERM, pid: player.pid) || !player.isRunning })
         usleep(300_000)  // into XOpenDisplay, waiting for the server's reply
         player.kill(SIGTERM)
-        #expect(player.wait(timeout: 10) == 143, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 143, "stderr: \(player.standardError)")
         #expect(player.standardError.contains("does not answer the connection"), "stderr: \(player.standardError)")
     }
 
@@ -64,7 +64,7 @@ private let server = WindowHarness.Server()
         stopped.stop()
         usleep(500_000)
         player.kill(SIGINT)
-        #expect(player.wait(timeout: 10) == 130, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 130, "stderr: \(player.standardError)")
         #expect(player.standardOutput.contains("arrow 120x120 window"), "no summary; stderr: \(player.standardError)")
         #expect((WindowHarness.stats(at: stats)?["frameCount"] as? Int ?? 0) > 0, "no --stats written")
         stopped.resume()
@@ -80,7 +80,7 @@ private let server = WindowHarness.Server()
         #expect(WindowHarness.arrowIsShown(client, window: window))
         #expect(PlayerProcess.catches(SIGHUP, pid: player.pid))
         player.kill(SIGHUP)
-        #expect(player.wait(timeout: 10) == 128 + SIGHUP, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 128 + SIGHUP, "stderr: \(player.standardError)")
         #expect(player.standardOutput.contains("arrow 120x120 window"), "no summary")
         #expect((WindowHarness.stats(at: stats)?["frameCount"] as? Int ?? 0) > 0, "no --stats written")
     }
@@ -96,7 +96,7 @@ private let server = WindowHarness.Server()
         defer { player.kill(SIGKILL) }
         #expect(WindowHarness.arrowIsShown(client, window: window))
         doomed.kill()
-        let status = player.wait(timeout: 10)
+        let status = player.wait(timeout: 30)
         #expect(status == 69, "stderr: \(player.standardError)")  // EX_UNAVAILABLE, as a display that cannot be reached
         #expect(player.standardError.contains("lost the connection to the X server \(doomed.display)"))
         #expect(player.standardOutput.contains("arrow 120x120 window"), "no summary; stderr: \(player.standardError)")

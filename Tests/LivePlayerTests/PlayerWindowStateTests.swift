@@ -36,7 +36,7 @@ private let server = WindowHarness.Server()
         #expect(saved.width == 240 && saved.height == 180)
         #expect(saved[235, 175] == Self.pkBackground)
         client.send(.q, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.wait(timeout: 30) == 0)
     }
 
     /// Defect 7: a resize arriving in one batch with keys pressed after it was handled after
@@ -58,7 +58,7 @@ private let server = WindowHarness.Server()
         let saved = try Bitmap(pngFile: shot)
         #expect(saved.width == 200 && saved.height == 150, "saved \(saved.width)x\(saved.height): c was handled before the resize")
         client.send(.q, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.wait(timeout: 30) == 0)
     }
 
     /// Defect 7: paused, a resize drew nothing (the new area stayed black), and Tab and f drew
@@ -78,7 +78,7 @@ private let server = WindowHarness.Server()
         // The overlay darkens the scene under it to a quarter: 0xF2 >> 2 = 0x3C.
         #expect(PlayerProcess.eventually { pixel(9, 9) == 0xFF3C_3C3C }, "paused: f drew no overlay; got \(String(describing: pixel(9, 9)))")
         client.send(.q, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.wait(timeout: 30) == 0)
     }
 
     /// Defect 6: a window destroyed by another client (`xdotool windowclose` is XDestroyWindow)
@@ -91,7 +91,7 @@ private let server = WindowHarness.Server()
         defer { player.kill(SIGKILL) }
         #expect(WindowHarness.arrowIsShown(client, window: window))
         try harness.xdotool(["windowclose", String(window)])
-        #expect(player.wait(timeout: 10) == 0, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 0, "stderr: \(player.standardError)")
         #expect(player.standardOutput.contains("arrow 120x120 window"))
         #expect(!player.standardError.contains("protocol error"), "stderr: \(player.standardError)")
         let frames = try #require(WindowHarness.stats(at: stats)?["frameCount"] as? Int, "no --stats written")
@@ -121,7 +121,7 @@ private let server = WindowHarness.Server()
             return (WindowHarness.cpuTicks(of: player.pid) ?? 0) > start + 2
         }, "mapped again, the player did not resume")
         client.send(.q, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.wait(timeout: 30) == 0)
         // Media time ran on while hidden: the frames jump over the second it was unmapped.
         let times = WindowHarness.frameTimes(at: stats)
         let longestGap = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
@@ -140,6 +140,6 @@ private let server = WindowHarness.Server()
         #expect(try harness.xprop(window, "_NET_WM_NAME").contains("\"live-player: orbit\""))
         // WM_DELETE_WINDOW still closes it.
         client.sendCloseRequest(toWindow: window)
-        #expect(player.wait(timeout: 10) == 0, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 0, "stderr: \(player.standardError)")
     }
 }

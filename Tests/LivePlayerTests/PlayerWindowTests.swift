@@ -19,8 +19,9 @@ nonisolated(unsafe) private var keeper: X11TestClient?
     let server: XvfbServer
     init() throws { server = try sharedServer.get() }
 
-    /// Polls `condition` every 20 ms for up to `timeout` seconds.
-    func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    /// Polls `condition` every 20 ms for up to `timeout` seconds: a hang guard, generous because
+    /// a debug player on a loaded two-core machine can take seconds to show its first frame.
+    func eventually(timeout: Double = 30, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
@@ -35,7 +36,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         let player = try PlayerProcess.start(arguments, display: display)
         let client = try X11TestClient(displayName: display)
         var window: UInt?
-        _ = eventually { window = client.windows(named: title).first; return window != nil || !player.isRunning }
+        _ = eventually { window = client.windows(named: title, process: player.pid).first; return window != nil || !player.isRunning }
         let id = try #require(window, "no window '\(title)'; stderr: \(player.standardError)")
         return (player, client, id)
     }
@@ -43,7 +44,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
     @Test func qQuitsCleanlyWithASummary() throws {
         let (player, client, window) = try launch(["fillmodes", "--size", "200x150"], title: "live-player: fillmodes")
         client.send(.q, toWindow: window)
-        let status = player.wait(timeout: 10)
+        let status = player.wait(timeout: 30)
         #expect(status == 0, "stderr: \(player.standardError)")
         #expect(player.standardOutput.contains("fillmodes 200x150 window MIT-SHM:"))
     }
@@ -54,7 +55,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         defer { player.kill(SIGKILL) }
         #expect(eventually { PlayerProcess.catches(SIGTERM, pid: player.pid) })
         player.kill(SIGTERM)
-        #expect(player.wait(timeout: 10) == 143, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 143, "stderr: \(player.standardError)")
         #expect(player.standardOutput.contains("arrow 120x120 window"))
     }
 
@@ -70,21 +71,21 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(saved[150, 5] == 0xFFFA_FAFA)  // pk's background, saved without the overlay
         client.send(.tab, toWindow: window)  // pk → fillmodes
         client.send(.q, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.wait(timeout: 30) == 0)
         #expect(player.standardOutput.contains("fillmodes 160x120 window"))
     }
 
     @Test func escapeQuitsCleanly() throws {
         let (player, client, window) = try launch(["pk", "--size", "200x150", "--no-shm"], title: "live-player: pk")
         client.send(.escape, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.wait(timeout: 30) == 0)
         #expect(player.standardError.contains("not using MIT-SHM (--no-shm was given)"))
     }
 
     @Test func closeButtonEndsCleanly() throws {
         let (player, client, window) = try launch(["orbit", "--size", "200x150"], title: "live-player: orbit")
         client.sendCloseRequest(toWindow: window)
-        #expect(player.wait(timeout: 10) == 0, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 0, "stderr: \(player.standardError)")
     }
 
     /// Paused media time makes keys deterministic: go, step 30 frames (half a second: a quarter
@@ -111,7 +112,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(reversed, "reverse did not turn the sweep back (window saved as live-player-reverse-failure.png)")
         #expect(pixel(atTurn: 0.05).map { $0 != background } ?? false)
         client.send(.q, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.wait(timeout: 30) == 0)
     }
 
     /// CPU time (user + system, clock ticks) the process has used.
@@ -137,7 +138,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         // A 60 Hz loop would use several ticks (10 ms each) per second even in release builds.
         #expect(after - before <= 1, "idle player used \(after - before) ticks in a second")
         client.send(.q, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.wait(timeout: 30) == 0)
         // The display link was paused: a frame or two at start, not 60 a second.
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any]
         let frames = try #require(json?["frameCount"] as? Int)
@@ -151,7 +152,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(eventually { client.image(ofWindow: window).map { $0.width == 300 && $0[295, 215] == 0xFFF2_F2F2 } ?? false },
                 "the new area was not drawn; stderr: \(player.standardError)")
         client.send(.q, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0)
+        #expect(player.wait(timeout: 30) == 0)
     }
 
     /// The player's shared-memory segments, from its memory map (`/SYSV… (deleted)` lines give the id).
@@ -164,7 +165,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
 
     func segmentExists(_ id: String) -> Bool {
         let result = try? ChildProcess("/usr/bin/ipcs", ["-m", "-i", id])
-        _ = result?.wait(timeout: 10)
+        _ = result?.wait(timeout: 30)
         return result.map { $0.standardOutput.contains("shmid=\(id)") } ?? false
     }
 
@@ -172,20 +173,21 @@ nonisolated(unsafe) private var keeper: X11TestClient?
     func noSegmentOutlivesThePlayer(killed: Bool) throws {
         let (player, client, window) = try launch(["rays", "--size", "160x120"], title: "live-player: rays")
         var ids: [String] = []
-        #expect(eventually { ids = sharedMemoryIDs(of: player.pid); return !ids.isEmpty })
+        #expect(eventually { ids = sharedMemoryIDs(of: player.pid); return !ids.isEmpty },
+                "no shared-memory segment; running: \(player.isRunning); stdout: \(player.standardOutput); stderr: \(player.standardError)")
         // Marked for removal as soon as the server attached, and private (0600).
         for id in ids {
             let info = try ChildProcess("/usr/bin/ipcs", ["-m", "-i", id])
-            _ = info.wait(timeout: 10)
+            _ = info.wait(timeout: 30)
             // 01000 is SHM_DEST: removal is already pending while the player still runs.
             #expect(info.standardOutput.contains("mode=01600"), "\(info.standardOutput)")
         }
         if killed {
             player.kill(SIGKILL)
-            #expect(player.wait(timeout: 10) == 128 + SIGKILL)
+            #expect(player.wait(timeout: 30) == 128 + SIGKILL)
         } else {
             client.send(.q, toWindow: window)
-            #expect(player.wait(timeout: 10) == 0)
+            #expect(player.wait(timeout: 30) == 0)
         }
         client.sync()
         #expect(eventually { ids.allSatisfy { !segmentExists($0) } }, "segments \(ids) outlived the player")

@@ -49,14 +49,14 @@ struct WindowHarness {
     @discardableResult
     func xdotool(_ arguments: [String], on display: String? = nil) throws -> String {
         let tool = try ChildProcess("/usr/bin/xdotool", arguments, environment: ["DISPLAY": display ?? server.display])
-        _ = tool.wait(timeout: 10)
+        _ = tool.wait(timeout: 30)
         return tool.standardOutput
     }
 
     /// Runs `xprop -id window property` against the shared server; its stdout.
     func xprop(_ window: UInt, _ property: String) throws -> String {
         let tool = try ChildProcess("/usr/bin/xprop", ["-id", String(window), property], environment: ["DISPLAY": server.display])
-        _ = tool.wait(timeout: 10)
+        _ = tool.wait(timeout: 30)
         return tool.standardOutput
     }
 

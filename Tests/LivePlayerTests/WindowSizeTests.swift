@@ -32,6 +32,6 @@ private let server = WindowHarness.Server()
         #expect(saved[16000, 5] == Self.pkBackground)
         #expect(!player.standardError.contains("invalid bitmap size"), "stderr: \(player.standardError)")
         client.send(.q, toWindow: window)
-        #expect(player.wait(timeout: 10) == 0, "stderr: \(player.standardError)")
+        #expect(player.wait(timeout: 30) == 0, "stderr: \(player.standardError)")
     }
 }

@@ -185,15 +185,13 @@ final class WindowedPlayer: FrameSource {
     private func tickSourceChanged(to source: TickSource) {
         switch source {
         case .timer:
-            clock.source = .timer
-            clock.reason = "vblanks stopped"
+            clock.isStandingIn = true
             clock.fallbacks += 1
             if clock.fallbacks == 1 {
                 printError("no vblank from the X server for two frames; ticking on a timer at \(fixed(link.refreshRate, 1)) Hz until they return")
             }
         case .vblank:
-            clock.source = .present
-            clock.reason = nil
+            clock.isStandingIn = false
             if clock.fallbacks == 1 { printError("vblanks are back; pacing frames to them again") }
         }
         pipeline.overlay?.clock = clock
