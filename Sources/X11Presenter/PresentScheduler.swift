@@ -1,22 +1,37 @@
 // PresentScheduler: frames shown at a chosen vblank through the Present extension, from a ring of
-// MIT-SHM pixmaps, and vblank notifications (NotifyMSC) for the display link.
+// pixmaps (MIT-SHM, or filled with XPutImage on a remote display), and vblank notifications
+// (NotifyMSC) for the display link.
 
 internal import CX11
 import Raster
 
 /// Presents frames with `PresentPixmap` and reports vblanks and completions.
 ///
-/// Frames are drawn into a small ring of MIT-SHM pixmaps (the renderer writes the shared memory,
-/// the server copies from it at the vblank: no upload, no tearing). A pixmap is drawn into again
-/// only after the server's `IdleNotify` for it. Each present names the damage as its update
-/// region, so the server copies only what changed; to keep that true for every pixmap of the ring,
-/// a pixmap brought back into use first receives, from the newest frame, the areas that changed
-/// while it was away (the "buffer age" of EGL and Vulkan swapchains).
+/// Frames are shown from a small ring of pixmaps. A pixmap is written again only after the
+/// server's `IdleNotify` for it. Each present names the damage as its update region, so the server
+/// copies only what changed; to keep that true for every pixmap of the ring, a pixmap brought back
+/// into use first receives, from the newest frame, the areas that changed while it was away (the
+/// "buffer age" of EGL and Vulkan swapchains).
+///
+/// With MIT-SHM the pixmaps are shared memory: the renderer draws into the pixmap itself and the
+/// server copies from it at the vblank (no upload, no tearing). Without it (a remote display, a
+/// server that refuses the segment) the renderer draws into one client-side bitmap, which always
+/// holds the newest frame, and each present first sends the pixmap what it lacks with `XPutImage`:
+/// the damage, and what changed while it was away.
 final class PresentScheduler {
+    /// How frames reach the ring's pixmaps.
+    enum Upload: Equatable {
+        /// The pixmaps are MIT-SHM segments the renderer draws into.
+        case sharedMemory
+        /// Server-side pixmaps, filled from one client bitmap with `XPutImage`.
+        case putImage
+    }
+
     private static let ringSize = 3
     /// Bounding the stale list keeps the catch-up copy allocation-free.
     private static let staleLimit = 16
 
+    let upload: Upload
     private let display: OpaquePointer
     private let window: Window
     private let depth: Int32
@@ -25,27 +40,34 @@ final class PresentScheduler {
     private let eventID: XID
     private let region: XserverRegion
     private var ring: [Buffer] = []
+    /// With ``Upload/putImage``: the bitmap every frame is drawn into (it keeps the newest frame).
+    private var clientImage: ClientImage?
+    /// With ``Upload/putImage``: the context `XPutImage` writes the pixmaps with.
+    private var uploadGC: GC?
     private var acquired: Int?
     private var newest: Int?
     private var serial: UInt32 = 0
     private var rectangles: [XRectangle] = []
 
     final class Buffer {
-        let image: SharedMemoryImage
         let pixmap: Pixmap
+        /// The shared memory the pixmap is made of; nil with ``Upload/putImage``.
+        let image: SharedMemoryImage?
         var isIdle = true
         var serial: UInt32 = 0
-        /// Areas newer frames changed since this buffer's frame: copied in before it is drawn again.
+        /// Areas newer frames changed since this buffer's frame: copied in before it is drawn
+        /// again (MIT-SHM), or sent with the next frame shown from it (`XPutImage`).
         var stale: [IntRect] = []
 
-        init(image: SharedMemoryImage, pixmap: Pixmap) {
-            self.image = image
+        init(pixmap: Pixmap, image: SharedMemoryImage?) {
             self.pixmap = pixmap
+            self.image = image
             stale.reserveCapacity(PresentScheduler.staleLimit + 1)
         }
     }
 
-    /// Why Present cannot be used on `display`, or nil when it can (with MIT-SHM pixmaps).
+    /// Why Present cannot be used on `display`, or nil when it can (see ``offersSharedPixmaps(_:)``
+    /// for how frames reach its pixmaps).
     static func unavailability(_ display: OpaquePointer) -> String? {
         var opcode: Int32 = 0, eventBase: Int32 = 0, errorBase: Int32 = 0
         guard XPresentQueryExtension(display, &opcode, &eventBase, &errorBase) != 0 else {
@@ -61,16 +83,19 @@ final class PresentScheduler {
         guard XQueryExtension(display, "Generic Event Extension", &geOpcode, &eventBase, &errorBase) != 0 else {
             return "the server has no Generic Event Extension to deliver Present's events"
         }
-        var sharedPixmaps: Int32 = 0
-        guard XShmQueryVersion(display, &major, &minor, &sharedPixmaps) != 0, sharedPixmaps != 0, XShmPixmapFormat(display) == ZPixmap else {
-            return "the server offers no MIT-SHM pixmaps"
-        }
         return nil
     }
 
-    /// Sets up Present on `window`. The caller checked ``unavailability(_:)``.
+    /// Whether `display` makes pixmaps of MIT-SHM segments in the frame buffer's layout.
+    static func offersSharedPixmaps(_ display: OpaquePointer) -> Bool {
+        var major: Int32 = 0, minor: Int32 = 0, sharedPixmaps: Int32 = 0
+        return XShmQueryVersion(display, &major, &minor, &sharedPixmaps) != 0 && sharedPixmaps != 0 && XShmPixmapFormat(display) == ZPixmap
+    }
+
+    /// Sets up Present on `window`, its frames reaching the pixmaps by `upload`. The caller
+    /// checked ``unavailability(_:)``.
     init(display: OpaquePointer, watch: ConnectionWatch, window: Window, visual: UnsafeMutablePointer<Visual>, depth: Int32,
-         width: Int, height: Int) throws(SharedMemoryImage.Failure) {
+         width: Int, height: Int, upload: Upload) throws(SharedMemoryImage.Failure) {
         var opcode: Int32 = 0, eventBase: Int32 = 0, errorBase: Int32 = 0
         _ = XPresentQueryExtension(display, &opcode, &eventBase, &errorBase)
         var major: Int32 = 0, minor: Int32 = 0
@@ -80,6 +105,8 @@ final class PresentScheduler {
         self.depth = depth
         self.watch = watch
         self.opcode = opcode
+        self.upload = upload
+        if upload == .putImage { uploadGC = XCreateGC(display, window, 0, nil) }
         eventID = XPresentSelectInput(display, window, UInt32(PresentCompleteNotifyMask | PresentIdleNotifyMask))
         region = XFixesCreateRegion(display, nil, 0)
         rectangles.reserveCapacity(64)
@@ -90,7 +117,11 @@ final class PresentScheduler {
     func close() {
         releaseRing()
         // On a lost connection Xlib must not be called; the server freed everything anyway.
-        if !watch.isLost { XFixesDestroyRegion(display, region) }
+        if !watch.isLost {
+            XFixesDestroyRegion(display, region)
+            if let uploadGC { XFreeGC(display, uploadGC) }
+        }
+        uploadGC = nil
     }
 
     deinit { releaseRing() }
@@ -107,10 +138,25 @@ final class PresentScheduler {
     private func makeRing(visual: UnsafeMutablePointer<Visual>, width: Int, height: Int) throws(SharedMemoryImage.Failure) {
         size = (width, height)
         var made: [Buffer] = []
-        for _ in 0..<Self.ringSize {
-            let image = try SharedMemoryImage(display: display, watch: watch, visual: visual, depth: depth, width: width, height: height)
-            let pixmap = XShmCreatePixmap(display, window, image.info.pointee.shmaddr, image.info, UInt32(width), UInt32(height), UInt32(depth))
-            made.append(Buffer(image: image, pixmap: pixmap))
+        switch upload {
+        case .sharedMemory:
+            for _ in 0..<Self.ringSize {
+                let image = try SharedMemoryImage(display: display, watch: watch, visual: visual, depth: depth, width: width, height: height)
+                let pixmap = XShmCreatePixmap(display, window, image.info.pointee.shmaddr, image.info, UInt32(width), UInt32(height), UInt32(depth))
+                made.append(Buffer(pixmap: pixmap, image: image))
+            }
+        case .putImage:
+            do {
+                clientImage = try ClientImage(display: display, visual: visual, depth: depth, width: width, height: height)
+            } catch {
+                throw .layout(error)
+            }
+            for _ in 0..<Self.ringSize {
+                let buffer = Buffer(pixmap: XCreatePixmap(display, window, UInt32(width), UInt32(height), UInt32(depth)), image: nil)
+                // A new pixmap's contents are undefined: its first frame sends all of it.
+                buffer.stale.append(IntRect(x: 0, y: 0, width: width, height: height))
+                made.append(buffer)
+            }
         }
         ring = made
         acquired = nil
@@ -120,6 +166,7 @@ final class PresentScheduler {
     private func releaseRing() {
         if !watch.isLost { for buffer in ring { XFreePixmap(display, buffer.pixmap) } }
         ring.removeAll()
+        clientImage = nil
         acquired = nil
         newest = nil
     }
@@ -132,20 +179,27 @@ final class PresentScheduler {
     /// The bitmap to draw the next frame into: an idle buffer, brought up to the newest frame.
     /// Call when ``hasIdleBuffer`` (else the oldest busy buffer is taken anyway).
     func acquire() -> Bitmap {
-        if let acquired { return ring[acquired].image.bitmap }
+        if let acquired { return bitmap(of: ring[acquired]) }
         var pick: Int?
         for (i, buffer) in ring.enumerated() where buffer.isIdle {
             if pick == nil || buffer.serial < ring[pick!].serial { pick = i }
         }
         let index = pick ?? ring.indices.min { ring[$0].serial < ring[$1].serial }!
         let buffer = ring[index]
-        if let newest, newest != index {
-            let source = ring[newest].image.bitmap
-            for rect in buffer.stale { Self.copy(rect, from: source, to: buffer.image.bitmap) }
+        // With XPutImage the stale areas go with the present; the client bitmap is up to date.
+        if let image = buffer.image {
+            if let newest, newest != index, let source = ring[newest].image?.bitmap {
+                for rect in buffer.stale { Self.copy(rect, from: source, to: image.bitmap) }
+            }
+            buffer.stale.removeAll(keepingCapacity: true)
         }
-        buffer.stale.removeAll(keepingCapacity: true)
         acquired = index
-        return buffer.image.bitmap
+        return bitmap(of: buffer)
+    }
+
+    /// What the renderer draws into for `buffer`.
+    private func bitmap(of buffer: Buffer) -> Bitmap {
+        buffer.image?.bitmap ?? clientImage!.bitmap
     }
 
     /// Presents the acquired buffer at vblank `msc` (0: the next one) with `damage` as the update
@@ -153,7 +207,7 @@ final class PresentScheduler {
     func present(damage: [IntRect], atMSC msc: UInt64) -> UInt32? {
         guard let index = acquired else { return nil }
         let buffer = ring[index]
-        let bounds = buffer.image.bitmap.bounds
+        let bounds = bitmap(of: buffer).bounds
         rectangles.removeAll(keepingCapacity: true)
         for rect in damage {
             let r = rect.intersection(bounds)
@@ -162,6 +216,16 @@ final class PresentScheduler {
             for other in ring.indices where other != index { markStale(ring[other], r) }
         }
         guard !rectangles.isEmpty else { return nil }
+        if let clientImage, let uploadGC {
+            for rect in buffer.stale where !rect.intersection(bounds).isEmpty {
+                _ = clientImage.put(rect.intersection(bounds), display: display, drawable: buffer.pixmap, gc: uploadGC, notify: false)
+            }
+            buffer.stale.removeAll(keepingCapacity: true)
+            for r in rectangles {
+                let rect = IntRect(x: Int(r.x), y: Int(r.y), width: Int(r.width), height: Int(r.height))
+                _ = clientImage.put(rect, display: display, drawable: buffer.pixmap, gc: uploadGC, notify: false)
+            }
+        }
         acquired = nil
         newest = index
         serial &+= 1
@@ -205,7 +269,7 @@ final class PresentScheduler {
     /// Copies `rect` of the newest frame to the window again (after an Expose).
     func reblit(_ rect: IntRect, gc: GC) {
         guard let newest else { return }
-        let r = rect.intersection(ring[newest].image.bitmap.bounds)
+        let r = rect.intersection(bitmap(of: ring[newest]).bounds)
         guard !r.isEmpty else { return }
         XCopyArea(display, ring[newest].pixmap, window, gc, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), Int32(r.x), Int32(r.y))
     }

@@ -40,8 +40,9 @@ public final class X11Window {
         public var height: Int
         /// Whether to try MIT-SHM; `false` sends every frame with `XPutImage`.
         public var usesSharedMemory: Bool
-        /// Whether to show frames through the Present extension at chosen vblanks (MIT-SHM pixmaps,
-        /// see ``present(damage:atMSC:)``) when the server allows it; see ``presentation``.
+        /// Whether to show frames through the Present extension at chosen vblanks (from a ring of
+        /// pixmaps: MIT-SHM, else filled with `XPutImage`; see ``present(damage:atMSC:)``) when
+        /// the server allows it; see ``presentation``.
         public var usesPresent: Bool
         /// How long to wait for the server to finish reading a shared-memory frame before
         /// giving up on that frame's completion event (a server that never answers must not hang us).
@@ -82,7 +83,8 @@ public final class X11Window {
     public private(set) var transport: Transport
     /// How frames are shown: through Present at a vblank, or blitted as soon as they are ready.
     public enum Presentation: Equatable, Sendable {
-        /// `PresentPixmap` of MIT-SHM pixmaps at a target vblank; vblanks can be asked for.
+        /// `PresentPixmap` at a target vblank, of MIT-SHM pixmaps or, without MIT-SHM (see
+        /// ``transport``), of pixmaps filled with `XPutImage`; vblanks can be asked for.
         case present
         /// `XShmPutImage` or `XPutImage` at once; `reason` says why not Present (nil: not asked for).
         case blit(reason: String?)
@@ -214,18 +216,27 @@ public final class X11Window {
         presentation = .blit(reason: nil)
         // libXpresent keeps libXext display lists too: not for a dead connection.
         if configuration.usesPresent, !watch.isLost {
-            if case let .putImage(reason) = transport {
-                presentation = .blit(reason: "no MIT-SHM: \(reason)")
-            } else if let reason = PresentScheduler.unavailability(display) {
+            if let reason = PresentScheduler.unavailability(display) {
                 presentation = .blit(reason: reason)
             } else {
-                do {
-                    let frame = Self.frameSize(forWindowWidth: width, height: height)
-                    scheduler = try PresentScheduler(display: display, watch: watch, window: window, visual: visual, depth: depth, width: frame.width, height: frame.height)
-                    presentation = .present
-                } catch {
-                    presentation = .blit(reason: "no MIT-SHM pixmaps: \(error)")
+                let frame = Self.frameSize(forWindowWidth: width, height: height)
+                func makeScheduler(_ upload: PresentScheduler.Upload) throws(SharedMemoryImage.Failure) -> PresentScheduler {
+                    try PresentScheduler(display: display, watch: watch, window: window, visual: visual, depth: depth,
+                                         width: frame.width, height: frame.height, upload: upload)
                 }
+                // Without MIT-SHM (a remote display) the pixmaps are filled with XPutImage.
+                if transport == .sharedMemory, PresentScheduler.offersSharedPixmaps(display) {
+                    scheduler = try? makeScheduler(.sharedMemory)
+                }
+                if scheduler == nil {
+                    do {
+                        scheduler = try makeScheduler(.putImage)
+                        if transport == .sharedMemory { transport = .putImage(reason: "the server offers no MIT-SHM pixmaps for Present") }
+                    } catch {
+                        presentation = .blit(reason: "no pixmaps for Present: \(error)")
+                    }
+                }
+                if scheduler != nil { presentation = .present }
             }
         }
         XMapWindow(display, window)
@@ -267,8 +278,9 @@ public final class X11Window {
     /// ``Bitmap/maximumSide`` pixels a side (``frameSize(forWindowWidth:height:)``): a larger
     /// window shows the frame in its top-left part.
     ///
-    /// With Present, it is a pixmap of the ring that the server has released (`IdleNotify`), brought
-    /// up to the last frame presented.
+    /// With Present and MIT-SHM, it is a pixmap of the ring that the server has released
+    /// (`IdleNotify`), brought up to the last frame presented. With Present without MIT-SHM, it is
+    /// one bitmap that keeps the last frame; the next present sends a released pixmap what it lacks.
     public func acquireFrameBuffer() -> Bitmap {
         if let scheduler {
             waitForServer { scheduler.hasIdleBuffer } onTimeout: {
@@ -557,7 +569,7 @@ public final class X11Window {
         } catch {
             scheduler.close()
             self.scheduler = nil
-            presentation = .blit(reason: "no MIT-SHM pixmaps at \(width)x\(height): \(error)")
+            presentation = .blit(reason: "no pixmaps for Present at \(width)x\(height): \(error)")
             onNotice("Present stopped (\(error)); frames are blitted at once")
         }
     }

@@ -21,9 +21,10 @@ private final class Vblanks: VblankSource {
 /// Part of the serialized `X11WindowTests` suite: libXext's per-extension display cache is not
 /// thread-safe, so windows must not open and close on several threads of one process at once.
 extension X11WindowTests {
-    /// A window with Present on a fresh server at `fps` vblanks a second.
-    func openPresentWindow(fps: Int, width: Int = 64, height: Int = 48) throws -> (XvfbServer, X11Window) {
-        let server = try XvfbServer(extraArguments: ["-fakescreenfps", "\(fps)"])
+    /// A window with Present on a fresh server at `fps` vblanks a second; without MIT-SHM on
+    /// the server unless `sharedMemory`.
+    func openPresentWindow(fps: Int, width: Int = 64, height: Int = 48, sharedMemory: Bool = true) throws -> (XvfbServer, X11Window) {
+        let server = try XvfbServer(extraArguments: ["-fakescreenfps", "\(fps)"] + (sharedMemory ? [] : ["-extension", "MIT-SHM"]))
         let window = try X11Window(.init(displayName: server.display, title: "present", width: width, height: height, usesPresent: true))
         window.onNotice = { _ in }
         return (server, window)
@@ -122,9 +123,13 @@ extension X11WindowTests {
     }
 
     /// A present's update region is all the server copies: pixels outside it keep the last frame.
-    @Test func updateRegionChangesOnlyThosePixels() throws {
-        let (server, window) = try openPresentWindow(fps: 60, width: 80, height: 60)
+    /// The same without MIT-SHM, where the pixmaps are filled with XPutImage.
+    @Test(arguments: [true, false])
+    func updateRegionChangesOnlyThosePixels(sharedMemory: Bool) throws {
+        let (server, window) = try openPresentWindow(fps: 60, width: 80, height: 60, sharedMemory: sharedMemory)
         defer { window.close(); server.stop() }
+        #expect(window.presentation == .present)
+        #expect((window.transport == .sharedMemory) == sharedMemory)
         let client = try X11TestClient(displayName: server.display)
         let red: UInt32 = 0xFFFF_0000, blue: UInt32 = 0xFF00_00FF
         var events: [WindowEvent] = []
@@ -167,5 +172,79 @@ extension X11WindowTests {
         defer { window.close() }
         #expect(window.presentation == .blit(reason: "the server has no Generic Event Extension to deliver Present's events"))
         #expect(window.transport == .sharedMemory)
+    }
+
+    /// Frames that each change a little, through the whole ring: the newest pixmap holds the
+    /// newest frame everywhere, which an Expose shows (it re-blits from that pixmap). Without
+    /// MIT-SHM this is what the XPutImage of each pixmap's stale areas keeps true.
+    @Test(arguments: [true, false])
+    func everyPixmapCatchesUpWithTheNewestFrame(sharedMemory: Bool) throws {
+        let (server, window) = try openPresentWindow(fps: 60, width: 64, height: 48, sharedMemory: sharedMemory)
+        defer { window.close(); server.stop() }
+        #expect(window.presentation == .present)
+        let client = try X11TestClient(displayName: server.display)
+        var events: [WindowEvent] = []
+        func pumpUntil(_ done: ([WindowEvent]) -> Bool) {
+            for _ in 0..<250 where !done(events) {
+                window.processEvents(into: &events)
+                var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&fd, 1, 20)
+            }
+        }
+        var expected = try Bitmap(width: 64, height: 48)
+        for i in 0..<10 {
+            let frame = window.acquireFrameBuffer()
+            if i == 0 { drawPattern(into: frame, seed: 3) }
+            let square = IntRect(x: (i * 7) % 56, y: (i * 5) % 40, width: 8, height: 8)
+            frame.fill(square, with: 0xFF00_0000 | UInt32(i * 25) << 8 | 0x40)
+            let serial = window.present(damage: [i == 0 ? frame.bounds : square], atMSC: 0)
+            pumpUntil { $0.contains { if case let .presented(s, _, _) = $0, s == serial { true } else { false } } }
+            expected = frame.cropped(to: frame.bounds)!
+        }
+        #expect(client.image(ofWindow: window.windowID)?.hasSamePixels(as: expected) ?? false)
+        let cover = client.coverArea(x: 0, y: 0, width: 64, height: 48)
+        client.destroy(window: cover)
+        events.removeAll()
+        pumpUntil { $0.contains { if case .expose = $0 { true } else { false } } }
+        client.sync()
+        let shown = try #require(client.image(ofWindow: window.windowID))
+        #expect(shown.hasSamePixels(as: expected), "the window after an Expose differs from the newest frame")
+    }
+
+    /// Over TCP the server refuses our MIT-SHM segment (BadAccess): frames still go through
+    /// Present, from pixmaps filled with XPutImage, instead of falling back to blits and the timer.
+    @Test func refusedSharedMemoryStillPresents() throws {
+        let server = try XvfbServer(listenArguments: ["-listen", "tcp"], extraArguments: ["-fakescreenfps", "60"])
+        defer { server.stop() }
+        let display = "127.0.0.1" + server.display
+        // The TCP listener may come up a moment after the Unix socket the harness waits for.
+        var opened: X11Window?
+        for _ in 0..<50 where opened == nil {
+            opened = try? X11Window(.init(displayName: display, title: "tcp present", width: 40, height: 30, usesPresent: true))
+            if opened == nil { usleep(100_000) }
+        }
+        let window = try #require(opened, "cannot open \(display)")
+        defer { window.close() }
+        window.onNotice = { _ in }
+        guard case let .putImage(reason) = window.transport else {
+            Issue.record("expected XPutImage over TCP, got \(window.transport)")
+            return
+        }
+        #expect(reason.contains("refused"))
+        #expect(window.presentation == .present)
+        let link = DisplayLink(refreshRate: 60)
+        let source = Vblanks(window: window)
+        var shown = 0
+        link.handler = { frame in
+            let bitmap = window.acquireFrameBuffer()
+            bitmap.clear(to: 0xFF00_0000 | UInt32(frame.frameIndex % 200))
+            _ = window.present(damage: [bitmap.bounds], atMSC: UInt64(frame.targetMSC ?? 0))
+        }
+        link.tickOnVblanks(from: source)
+        try drivePresent(link, window, frames: 30) { _, _, skipped in if !skipped { shown += 1 } }
+        #expect(link.statistics.framesDelivered == 30)
+        #expect(shown > 0)
+        let rate = try #require(link.fittedRefreshRate)
+        #expect(abs(rate - 60) < 3, "fitted \(rate) Hz")
     }
 }
