@@ -61,6 +61,10 @@ public final class WindowHost {
     public private(set) var isHidden = false
     /// Whether ``run()`` is looping.
     public private(set) var isRunning = false
+    /// While a tick that a vblank report ran is being handled, that vblank (when the display
+    /// refreshed, and its counter); nil for ticks of the timer. For measuring how long after the
+    /// vblank a frame began.
+    public private(set) var tickingVblank: Vblank?
     private var watched: [Int32] = []
     private var events: [WindowEvent] = []
     private var stopRequested = false
@@ -184,7 +188,9 @@ public final class WindowHost {
         case .expose, .shown: isHidden = false  // the window re-blitted exposed areas from the last frame
         case .hidden: isHidden = true
         case let .vblank(timing):
-            link.receiveVblank(Vblank(ustMicroseconds: timing.ust, msc: timing.msc))
+            tickingVblank = Vblank(ustMicroseconds: timing.ust, msc: timing.msc)
+            link.receiveVblank(tickingVblank!)
+            tickingVblank = nil
         case let .presented(serial, timing, skipped):
             guard let frameIndex = presented.take(serial: serial) else { break }
             link.presentationCompleted(frameIndex: frameIndex, msc: skipped ? nil : Int64(timing.msc))

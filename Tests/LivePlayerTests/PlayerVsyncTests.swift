@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Raster
 @_spi(Testing) import X11Presenter
 import X11TestSupport
 
@@ -77,6 +78,25 @@ final class VsyncTestServer {
         #expect(forced.stderr.contains("--vsync present: cannot pace frames to vblanks: the server has no Generic Event Extension"), "stderr: \(forced.stderr)")
     }
 
+    /// Without MIT-SHM (the server has none; a remote display refuses it) frames still go through
+    /// Present, from pixmaps filled with XPutImage: paced by vblanks, not the timer.
+    @Test func withoutSharedMemoryFramesStillPaceToVblanks() throws {
+        let server = try VsyncTestServer(["-fakescreenfps", "60", "-extension", "MIT-SHM"])
+        defer { server.stop() }
+        let run = try play([], on: server, frames: 60)
+        #expect(run.status == 0, "stderr: \(run.stderr)")
+        #expect(run.stderr.contains("not using MIT-SHM (the server has no MIT-SHM extension); frames go through XPutImage"), "stderr: \(run.stderr)")
+        #expect(!run.stderr.contains("not pacing"), "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("window XPutImage") && run.stdout.contains("vsync present"), "summary: \(run.stdout)")
+        let clock = try #require(run.stats["clock"] as? [String: Any])
+        #expect(clock["source"] as? String == "present")
+        let frames = try #require(run.stats["frames"] as? [[String: Any]])
+        #expect(frames.contains { $0["msc"] != nil })
+        // --vsync present is possible too.
+        let forced = try play(["--vsync", "present"], on: server, frames: 5)
+        #expect(forced.status == 0, "stderr: \(forced.stderr)")
+    }
+
     @Test func vsyncTimerForcesTheTimer() throws {
         let server = try VsyncTestServer(["-fakescreenfps", "30"])
         defer { server.stop() }
@@ -101,4 +121,87 @@ final class VsyncTestServer {
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("--vsync present"))
     }
+}
+
+/// Vblanks that really stop: the test stops its own Xvfb (SIGSTOP) while the player ticks on its
+/// vblanks, and starts it again. Waits are bounded polls on what the player says and shows;
+/// nothing is timed by the test. When the hand-over happens (1.9 periods after the last vblank)
+/// is the display link's rule, held on the virtual clock by
+/// `VblankTickingTests.watchdogFallsBackToTheTimerAndReturns`; here the real server shows that
+/// the timer keeps frames coming while no vblank can arrive, on the vblanks' own grid, and that
+/// the player goes back to the vblanks when they return.
+extension PlayerVsyncTests {
+    @Test func timerStandsInWhileTheServerIsStoppedAndVblanksTakeOverAgain() throws {
+        let server = try VsyncTestServer(["-fakescreenfps", "60"])
+        defer { kill(server.xvfb.processIdentifier, SIGCONT); server.stop() }
+        let stats = PlayerProcess.temporaryPath("stats.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let player = try ChildProcess(PlayerProcess.executable, ["arrow", "--size", "64x64", "--no-overlay", "--autoplay", "--stats", stats],
+                                      environment: ["DISPLAY": server.display, "LIVE_PLAYER_TRACE_CLOCK": "1"])
+        defer { if player.isRunning { player.kill(SIGKILL) } }
+        let client = try X11TestClient(displayName: server.display)
+        var window: UInt?
+        #expect(PlayerProcess.eventually(timeout: 30) { window = client.windows(named: "live-player: arrow", process: player.pid).first; return window != nil })
+        let id = try #require(window, "no window; stderr: \(player.standardError)")
+        // Frames are flowing once the picture changes.
+        func pictureChanges() -> Bool {
+            var before: Bitmap?
+            return PlayerProcess.eventually(timeout: 30) {
+                guard let now = client.image(ofWindow: id) else { return false }
+                guard let before else { before = now; return false }
+                return !now.hasSamePixels(as: before)
+            }
+        }
+        #expect(pictureChanges(), "stderr: \(player.standardError)")
+        // A loaded machine can make the timer stand in now and then before the server stops:
+        // the trace's times tell the hand-overs apart.
+        func handedOver(to source: String, after time: Double) -> Bool {
+            player.standardError.split(separator: "\n").contains { line in
+                guard line.hasPrefix("live-player: ticking on \(source) from ") else { return false }
+                return Double(line.split(separator: " ").last ?? "").map { $0 > time } ?? false
+            }
+        }
+
+        let stopped = monotonicSeconds()
+        kill(server.xvfb.processIdentifier, SIGSTOP)
+        let fellBack = PlayerProcess.eventually(timeout: 30) { handedOver(to: "the timer", after: stopped) }
+        let resumed = monotonicSeconds()
+        kill(server.xvfb.processIdentifier, SIGCONT)
+        #expect(fellBack, "stderr: \(player.standardError)")
+        #expect(PlayerProcess.eventually(timeout: 30) { handedOver(to: "vblanks", after: resumed) }, "stderr: \(player.standardError)")
+        #expect(player.standardError.contains("no vblank from the X server for two frames; ticking on a timer"))
+        #expect(pictureChanges(), "stderr: \(player.standardError)")
+        client.send(.q, toWindow: id)
+        client.sync()
+        #expect(player.wait(timeout: 30) == 0, "stderr: \(player.standardError)")
+
+        let json = try #require(WindowHarness.stats(at: stats), "stderr: \(player.standardError)")
+        let clock = try #require(json["clock"] as? [String: Any])
+        #expect(clock["source"] as? String == "present")
+        #expect((clock["timerFallbacks"] as? Int ?? 0) >= 1)
+        let frames = try #require(json["frames"] as? [[String: Any]]).filter { $0["tickTime"] != nil }
+        func time(_ frame: [String: Any]) -> Double { frame["tickTime"] as? Double ?? 0 }
+        // A vblank the server reported after it went on (its UST is later) ticked a frame; before
+        // that frame, since the stop, the timer ticked at least one: no vblank could come.
+        let back = try #require(frames.firstIndex { ($0["vblankUST"] as? Double ?? 0) > resumed }, "no frame ticked by a vblank after the server went on")
+        let whileStopped = frames[..<back].filter { time($0) > stopped }
+        #expect(whileStopped.contains { $0["vblankUST"] == nil }, "no frame ticked by the timer while the server was stopped")
+        // The timer takes over on the vblanks' grid: its first tick stands for the vblank after
+        // the last one that ticked, or a whole number of periods later if it had to skip some.
+        let period = 1.0 / 60
+        var handOvers = 0
+        for (before, after) in zip(frames, frames.dropFirst()) {
+            guard before["vblankUST"] != nil, after["vblankUST"] == nil, let dropped = after["dropped"] as? Int,
+                  let last = before["tickTimestamp"] as? Double, let next = after["tickTimestamp"] as? Double else { continue }
+            handOvers += 1
+            #expect(abs(next - last - Double(1 + dropped) * period) < 0.25 * period, "timer tick for \(next) after the vblank tick for \(last), \(dropped) dropped")
+        }
+        #expect(handOvers >= 1)
+    }
+}
+
+private func monotonicSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }

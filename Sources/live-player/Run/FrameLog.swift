@@ -10,9 +10,23 @@ struct FrameRecord {
     var dropped: Int
     /// The vblank the frame was shown at, when the display said so (Present's CompleteNotify).
     var msc: Int64? = nil
+    /// The link's tick that drew the frame, when one did (not a step or a redraw while paused).
+    var tick: FrameTick? = nil
 
     /// The frame's work: all stages added up.
     var total: Double { animate + draw + composite + blit }
+}
+
+/// When a tick of the display link began a frame, against what the display did: for `--stats`,
+/// from which Benchmarks/vsync-lateness.sh measures ticks against the vblanks' UST.
+struct FrameTick {
+    /// The deadline the tick stood for (the frame's `timestamp`), seconds of CLOCK_MONOTONIC.
+    var timestamp: Double
+    /// When the tick ran, seconds of CLOCK_MONOTONIC.
+    var time: Double
+    /// The UST (seconds of CLOCK_MONOTONIC) of the vblank whose report ran the tick; nil when
+    /// the timer ran it.
+    var vblankUST: Double?
 }
 
 /// The frames of a run, kept in storage reserved up front (the hot path appends without

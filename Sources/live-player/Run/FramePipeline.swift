@@ -146,8 +146,14 @@ final class FramePipeline {
         let composite = now - start
         link.recordStage(.composite, duration: composite)
         lastRecord = FrameRecord(mediaTime: mediaTime, animate: animate, draw: draw, composite: composite, blit: 0,
-                                 dropped: link.lastFrame?.droppedFrames ?? 0)
+                                 dropped: link.lastFrame?.droppedFrames ?? 0, tick: pendingTick)
+        pendingTick = nil
     }
+
+    /// The tick that begins the next frame produced, for its record.
+    func noteTick(_ tick: FrameTick) { pendingTick = tick }
+
+    private var pendingTick: FrameTick?
 
     private var lastRecord: FrameRecord?
 

@@ -50,7 +50,11 @@ struct RunReport {
         out += "  \"summary\": \"\(summary)\",\n  \"frames\": [\n"
         for (i, r) in log.records.enumerated() {
             out += "    {\"index\": \(i), \"mediaTime\": \(r.mediaTime), \"animateMs\": \(r.animate * 1000), \"drawMs\": \(r.draw * 1000), "
-            out += "\"compositeMs\": \(r.composite * 1000), \"blitMs\": \(r.blit * 1000), \"totalMs\": \(r.total * 1000), \"dropped\": \(r.dropped)\(r.msc.map { ", \"msc\": \($0)" } ?? "")}"
+            out += "\"compositeMs\": \(r.composite * 1000), \"blitMs\": \(r.blit * 1000), \"totalMs\": \(r.total * 1000), \"dropped\": \(r.dropped)\(r.msc.map { ", \"msc\": \($0)" } ?? "")"
+            if let tick = r.tick {
+                out += ", \"tickTimestamp\": \(tick.timestamp), \"tickTime\": \(tick.time)\(tick.vblankUST.map { ", \"vblankUST\": \($0)" } ?? "")"
+            }
+            out += "}"
             out += i == log.records.count - 1 ? "\n" : ",\n"
         }
         out += "  ]\n}\n"

@@ -37,6 +37,9 @@ final class WindowedPlayer: FrameSource {
     private var logIndices = [(frame: Int, log: Int)](repeating: (-1, -1), count: 16)
     /// `LIVE_PLAYER_TRACE_KEYS=1` prints every key as it is handled (for tests and debugging).
     private let traceKeys = getenv("LIVE_PLAYER_TRACE_KEYS").map { String(cString: $0) == "1" } ?? false
+    /// `LIVE_PLAYER_TRACE_CLOCK=1` prints every change of what ticks the link, with the time on
+    /// CLOCK_MONOTONIC (stderr says only the first hand-over otherwise).
+    private let traceClock = getenv("LIVE_PLAYER_TRACE_CLOCK").map { String(cString: $0) == "1" } ?? false
 
     init(options: PlayerOptions, window: X11Window) {
         self.options = options
@@ -152,6 +155,7 @@ final class WindowedPlayer: FrameSource {
         // A redraw while paused shows the same media time: no tick for scenes that count them.
         deliversTick = !timeline.isPaused
         logIndices[frame.frameIndex % logIndices.count] = (frame.frameIndex, pipeline.log.count)
+        pipeline.noteTick(FrameTick(timestamp: frame.timestamp, time: link.clock.now(), vblankUST: host.tickingVblank?.time))
         return timeline.time
     }
 
@@ -183,6 +187,7 @@ final class WindowedPlayer: FrameSource {
     /// first time. A busy server can miss a few vblanks now and then; those hand-overs are
     /// counted in the summary and `--stats` instead of flooding stderr.
     private func tickSourceChanged(to source: TickSource) {
+        if traceClock { printError("ticking on \(source == .timer ? "the timer" : "vblanks") from \(fixed(link.clock.now(), 6))") }
         switch source {
         case .timer:
             clock.isStandingIn = true
