@@ -38,7 +38,10 @@ public final class XvfbServer: @unchecked Sendable {
             if FileManager.default.fileExists(atPath: socket) || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { continue }
             let process = try ChildProcess(executable, [":\(number)", "-screen", "0", "1024x768x24", "-terminate"] + listenArguments + extraArguments)
             for _ in 0..<400 where process.isRunning {
-                if FileManager.default.fileExists(atPath: socket) {
+                // The socket must be this server's: another one started on the same number at
+                // the same moment (a suite on another thread, another test process) wins the
+                // lock, and ours exits; the lock file names the winner's process.
+                if FileManager.default.fileExists(atPath: socket), Self.lockOwner(number) == process.pid {
                     self.display = ":\(number)"
                     self.number = number
                     self.process = process
@@ -53,6 +56,12 @@ public final class XvfbServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// The process id in display `number`'s lock file (Xvfb writes it right-aligned in 10 characters).
+    private static func lockOwner(_ number: Int) -> Int32? {
+        guard let text = try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 
     /// The server's process id.
     public var processIdentifier: Int32 { process.pid }
