@@ -33,6 +33,12 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev", "zlib1g-dev"])]
         ),
+        // libjpeg-turbo's decompressor (Lottie's JPEG images); errors longjmp inside the shim only.
+        .systemLibrary(
+            name: "CJPEG",
+            pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]
+        ),
         // fontconfig's pkg-config brings FreeType's flags with it.
         .systemLibrary(
             name: "CFreeType",
@@ -43,18 +49,19 @@ let package = Package(
         // Monotonic ticks, frame-drop accounting, frame statistics. No X11, no layers.
         .target(name: "DisplayClock", dependencies: ["CLinux"], swiftSettings: strict),
 
-        // Paths, anti-aliased fill and stroke, compositing, bitmaps, PNG, text. No X11.
+        // Paths, anti-aliased fill and stroke, compositing, bitmaps, PNG, JPEG (read), text. No X11.
         .target(
             name: "Raster",
-            dependencies: ["CPNG", "CFreeType"],
+            dependencies: ["CPNG", "CJPEG", "CFreeType"],
             swiftSettings: strict
         ),
 
         // Layers, model/presentation, animations, transactions, damage.
         .target(name: "LiveLayers", dependencies: ["Raster"], swiftSettings: strict),
 
-        // Lottie (Bodymovin JSON) animations decoded into layer trees with keyframe animations.
-        .target(name: "Lottie", dependencies: ["LiveLayers", "Raster"], swiftSettings: strict),
+        // Lottie (Bodymovin JSON, dotLottie) animations decoded into layer trees with keyframe
+        // animations; zlib (through CPNG) inflates dotLottie archives.
+        .target(name: "Lottie", dependencies: ["LiveLayers", "Raster", "CPNG"], swiftSettings: strict),
 
         // The X11 window: Present or MIT-SHM blit, vblanks, events. The only Swift code that imports CX11.
         .target(name: "X11Presenter", dependencies: ["CX11", "Raster"], swiftSettings: strict),

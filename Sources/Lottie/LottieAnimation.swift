@@ -3,6 +3,9 @@
 import Foundation
 import LiveLayers
 import Raster
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A Lottie animation (Bodymovin JSON, as exported from After Effects), decoded.
 ///
@@ -11,8 +14,10 @@ import Raster
 /// setting the time of the root (``AnimationLayer/currentFrame``).
 public struct LottieAnimation: Sendable {
     let model: CompositionModel
+    /// Where images come from: data URLs, files in the JSON's folder, or the dotLottie archive.
+    let images: ImageSource
     /// The folder of the JSON file, where images referenced by name are read from.
-    public let directory: String?
+    public var directory: String? { images.directory }
 
     /// The composition's width and height, in its own units.
     public var size: Size { Size(width: model.width, height: model.height) }
@@ -36,6 +41,10 @@ public struct LottieAnimation: Sendable {
 
     /// Decodes Bodymovin JSON; `directory` is where images referenced by file name live.
     public init(json: Data, directory: String? = nil) throws(LottieError) {
+        try self.init(json: json, images: ImageSource(directory: directory))
+    }
+
+    private init(json: Data, images: ImageSource) throws(LottieError) {
         guard json.count <= Self.maximumFileSize else { throw .tooLarge("the file is over \(Self.maximumFileSize >> 20) MB") }
         do {
             model = try JSONDecoder().decode(CompositionModel.self, from: json)
@@ -44,14 +53,55 @@ public struct LottieAnimation: Sendable {
         } catch {
             throw .malformed(path: "$", reason: "\(error)")
         }
-        self.directory = directory
+        self.images = images
         try validate()
     }
 
-    /// Reads and decodes the Bodymovin JSON file at `path`.
+    /// Decodes a dotLottie archive (a zip of a `manifest.json`, animations and images): the
+    /// first animation its manifest lists (or, without one, the first JSON file in
+    /// `animations/` or `a/`), with its images read from the archive.
+    /// - Throws: ``LottieError/malformed(path:reason:)`` with `zip` or the entry's name in the
+    ///   path when the archive is damaged, hostile or has no animation.
+    public init(dotLottie data: Data) throws(LottieError) {
+        guard data.count <= Self.maximumFileSize else { throw .tooLarge("the file is over \(Self.maximumFileSize >> 20) MB") }
+        let archive = try ZipArchive(data: [UInt8](data))
+        struct Manifest: Decodable {
+            struct Entry: Decodable { var id: String }
+            var animations: [Entry]?
+        }
+        var candidates: [String] = []
+        if let manifest = archive["manifest.json"] {
+            do {
+                let decoded = try JSONDecoder().decode(Manifest.self, from: Data(manifest))
+                for entry in decoded.animations ?? [] { candidates += ["animations/\(entry.id).json", "a/\(entry.id).json"] }
+            } catch {
+                throw .malformed(path: "manifest.json", reason: "not a dotLottie manifest (\(error))")
+            }
+        }
+        candidates += archive.names.filter { ($0.hasPrefix("animations/") || $0.hasPrefix("a/")) && $0.hasSuffix(".json") }
+        guard let name = candidates.first(where: { archive[$0] != nil }), let json = archive[name] else {
+            throw .malformed(path: "zip", reason: "no animation in the archive (animations/*.json or a/*.json)")
+        }
+        var files: [String: [UInt8]] = [:]
+        for file in archive.names { files[file] = archive[file] }
+        do {
+            try self.init(json: Data(json), images: ImageSource(directory: nil, archive: files))
+        } catch {
+            guard case let .malformed(path, reason) = error else { throw error }
+            throw .malformed(path: "\(name): \(path)", reason: reason)
+        }
+    }
+
+    /// Reads and decodes the Lottie file at `path`: Bodymovin JSON, or a dotLottie archive (told
+    /// by its zip signature, whatever its name).
     public init(contentsOfFile path: String) throws(LottieError) {
         let data: Data
         do {
+            var info = stat()
+            // A FIFO or a device would block or never end: only regular files are read.
+            if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                throw LottieError.unreadable(path: path, reason: "not a regular file")
+            }
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             if let size = attributes[.size] as? Int, size > Self.maximumFileSize {
                 throw LottieError.tooLarge("the file is over \(Self.maximumFileSize >> 20) MB")
@@ -61,6 +111,10 @@ public struct LottieAnimation: Sendable {
             throw error
         } catch {
             throw .unreadable(path: path, reason: error.localizedDescription)
+        }
+        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+            try self.init(dotLottie: data)
+            return
         }
         let folder = (path as NSString).deletingLastPathComponent
         try self.init(json: data, directory: folder.isEmpty ? "." : folder)
@@ -88,7 +142,7 @@ public struct LottieAnimation: Sendable {
         root.bounds = Rect(x: 0, y: 0, width: model.width, height: model.height)
         root.masksToBounds = true
         let budget = WorkBudget(limit: 20_000_000)
-        let builder = CompositionBuilder(model: model, directory: directory, budget: budget)
+        let builder = CompositionBuilder(model: model, images: images, budget: budget)
         let timeline = Timeline(frameRate: model.frameRate, remap: nil, contextRange: model.inPoint...model.outPoint)
         try builder.build(model.layers, into: root, timeline: timeline, range: model.inPoint...model.outPoint, depth: 0)
         root.unsupportedFeatures = builder.unsupported

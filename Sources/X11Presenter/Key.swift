@@ -3,6 +3,8 @@
 /// A key the player reacts to, decoded from a ``KeyEvent``'s keysym.
 public enum Key: Hashable, Sendable, CustomStringConvertible {
     case g, space, enter, r, p, rightArrow, s, f, c, tab, q, escape
+    /// Left, Home, End and l: the play scene's transport (step back, first and last frame, looping).
+    case leftArrow, home, end, l
     /// A digit key, `0...9`.
     case digit(Int)
 
@@ -14,7 +16,11 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
         case 0xFF0D, 0xFF8D: self = .enter  // Return, KP_Enter
         case 0x72, 0x52: self = .r
         case 0x70, 0x50: self = .p
-        case 0xFF53: self = .rightArrow
+        case 0xFF53, 0xFF98: self = .rightArrow  // Right, KP_Right
+        case 0xFF51, 0xFF96: self = .leftArrow  // Left, KP_Left
+        case 0xFF50, 0xFF95: self = .home  // Home, KP_Home
+        case 0xFF57, 0xFF9C: self = .end  // End, KP_End
+        case 0x6C, 0x4C: self = .l
         case 0x73, 0x53: self = .s
         case 0x66, 0x46: self = .f
         case 0x63, 0x43: self = .c
@@ -35,6 +41,10 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
         case .r: 0x72
         case .p: 0x70
         case .rightArrow: 0xFF53
+        case .leftArrow: 0xFF51
+        case .home: 0xFF50
+        case .end: 0xFF57
+        case .l: 0x6C
         case .s: 0x73
         case .f: 0x66
         case .c: 0x63
@@ -53,6 +63,10 @@ public enum Key: Hashable, Sendable, CustomStringConvertible {
         case .r: "r"
         case .p: "p"
         case .rightArrow: "Right"
+        case .leftArrow: "Left"
+        case .home: "Home"
+        case .end: "End"
+        case .l: "l"
         case .s: "s"
         case .f: "f"
         case .c: "c"

@@ -14,14 +14,15 @@ struct LivePlayer: ParsableCommand {
         abstract: "Plays Core Animation scenes in an X11 window, rendered in software.",
         discussion: """
             Keys: g/space/Return go, r reverse, p pause, Right one frame (paused), s slow animations, \
-            f overlay, c screenshot, 1-6 orbit buttons, Tab next scene, q/Escape quit.
+            f overlay, c screenshot, 1-6 orbit buttons, Tab next scene, q/Escape quit. \
+            play: space pause/resume, g/r forward/backward, Left/Right one frame, Home/End first/last frame, l looping.
             """
     )
 
     @Argument(help: "The scene to play: \(SceneKind.allCases.map(\.rawValue).joined(separator: ", ")); or play FILE.json.")
     var scene: String?
 
-    @Argument(help: ArgumentHelp("With play: the Lottie (Bodymovin JSON) file.", valueName: "FILE.json"))
+    @Argument(help: ArgumentHelp("With play: the Lottie file (Bodymovin JSON, or a .lottie archive).", valueName: "FILE.json"))
     var file: String?
 
     @Option(help: ArgumentHelp("With play: the colour behind the animation (#RRGGBB, #RRGGBBAA or a name); default transparent.", valueName: "COLOR"))

@@ -51,6 +51,28 @@ import Testing
         }
     }
 
+    /// Without --frames, a headless run plays the animation once and ends on its last frame:
+    /// 20 frames at 10 fps are 2 s, 120 frames at 60 fps (not the 12 s cap's 720).
+    @Test func aHeadlessRunEndsAtTheOutPoint() throws {
+        try withFile(Self.json) { file in
+            let shot = PlayerProcess.temporaryPath("end.png")
+            defer { try? FileManager.default.removeItem(atPath: shot) }
+            let result = try PlayerProcess.run(["play", file, "--headless", "--no-overlay", "--fps", "60", "--screenshot", shot])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let summary = try #require(RunSummary(in: result.stdout), "\(result.stdout)")
+            #expect((120...122).contains(summary.frames), "\(result.stdout)")
+            // The last frame: the square has arrived at x 80 (it starts at 20).
+            let image = try Bitmap(pngFile: shot)
+            #expect(image[80, 25] == 0xFFFF_0000)
+            #expect(image[20, 25] == 0)
+        }
+        // With --frames the animation loops for as many frames as asked.
+        try withFile(Self.json) { file in
+            let result = try PlayerProcess.run(["play", file, "--headless", "--no-overlay", "--fps", "60", "--frames", "300"])
+            #expect(RunSummary(in: result.stdout)?.frames == 300, "\(result.stdout)")
+        }
+    }
+
     @Test func malformedFilesExitWith65AndTheJSONPath() throws {
         try withFile(Self.json.replacingOccurrences(of: #""w":100"#, with: #""w":"wide""#)) { file in
             let result = try PlayerProcess.run(["play", file, "--headless", "--at", "0"])
@@ -61,6 +83,16 @@ import Testing
             let result = try PlayerProcess.run(["play", file, "--headless", "--at", "0"])
             #expect(result.status == 65, "stderr: \(result.stderr)")
         }
+    }
+
+    /// A damaged dotLottie (here: cut short, so the zip has no central directory) exits 65 and says why.
+    @Test func aDamagedDotLottieExitsWith65() throws {
+        let path = PlayerProcess.temporaryPath("broken.lottie")
+        try Data([0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 7, count: 200)).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let result = try PlayerProcess.run(["play", path, "--headless", "--at", "0"])
+        #expect(result.status == 65, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("no end of central directory"), "stderr: \(result.stderr)")
     }
 
     @Test func missingFileOrArgument() throws {

@@ -95,13 +95,13 @@ nonisolated(unsafe) private var keeper: X11TestClient?
     @Test func keysAndCloseRequestArriveAsEvents() throws {
         let window = try openWindow(title: "keys")
         let client = try X11TestClient(displayName: server.display)
-        for key in [Key.g, .space, .enter, .r, .p, .s, .f, .c, .q, .rightArrow, .digit(1), .digit(6), .tab, .escape] {
+        for key in [Key.g, .space, .enter, .r, .p, .s, .f, .c, .q, .rightArrow, .leftArrow, .home, .end, .l, .digit(1), .digit(6), .tab, .escape] {
             client.send(key, toWindow: window.windowID)
         }
         client.sendCloseRequest(toWindow: window.windowID)
         let events = pump(window) { $0.contains(.close) }
         let keys = events.compactMap { if case let .keyDown(k) = $0 { Key(keysym: k.keysym) } else { nil } }
-        #expect(keys == [.g, .space, .enter, .r, .p, .s, .f, .c, .q, .rightArrow, .digit(1), .digit(6), .tab, .escape])
+        #expect(keys == [.g, .space, .enter, .r, .p, .s, .f, .c, .q, .rightArrow, .leftArrow, .home, .end, .l, .digit(1), .digit(6), .tab, .escape])
         #expect(events.last == .close)
     }
 

@@ -15,17 +15,17 @@ import Raster
 final class CompositionBuilder {
     let model: CompositionModel
     let assets: [String: AssetModel]
-    let directory: String?
+    let images: ImageSource
     let budget: WorkBudget
     private(set) var unsupported: [String] = []
     private var reported: Set<String> = []
 
-    init(model: CompositionModel, directory: String?, budget: WorkBudget) {
+    init(model: CompositionModel, images: ImageSource, budget: WorkBudget) {
         self.model = model
         var table: [String: AssetModel] = [:]
         for asset in model.assets { table[asset.id] = asset }
         assets = table
-        self.directory = directory
+        self.images = images
         self.budget = budget
     }
 
@@ -237,15 +237,7 @@ final class CompositionBuilder {
     }
 
     private func image(for asset: AssetModel) -> Bitmap? {
-        let reference = asset.folder + asset.file
-        if asset.file.hasPrefix("data:") {
-            guard let comma = asset.file.firstIndex(of: ","), asset.file[..<comma].hasSuffix(";base64"),
-                  let data = Data(base64Encoded: String(asset.file[asset.file.index(after: comma)...]), options: .ignoreUnknownCharacters)
-            else { return nil }
-            return try? Bitmap(pngData: [UInt8](data))
-        }
-        guard let directory, !reference.isEmpty else { return nil }
-        return try? Bitmap(pngFile: directory + "/" + reference)
+        images.bitmap(folder: asset.folder, file: asset.file)
     }
 
     static func color(hex: String) -> Color {

@@ -31,6 +31,7 @@ final class FPSOverlay {
     /// draws one frame after a resize or Tab, and it must not name the old ones).
     private var shownScene: SceneKind?
     private var shownSize = (0, 0)
+    private var shownPlayback: PlaybackStatus?
     private let textColor = Color.white
     private let dimColor = Color(white: 0.7)
 
@@ -45,14 +46,17 @@ final class FPSOverlay {
     }
 
     /// Draws the overlay into `rect` of `target`.
-    func draw(into target: Bitmap, in rect: IntRect, scene: SceneKind, link: DisplayLink) {
+    /// `playback` is the play scene's frame; a new one rebuilds the text at once (a step while
+    /// paused draws one frame, and it must show the frame it went to).
+    func draw(into target: Bitmap, in rect: IntRect, scene: SceneKind, playback: PlaybackStatus? = nil, link: DisplayLink) {
         guard !rect.isEmpty else { return }
         dim(rect, of: target)
         let now = CACurrentMediaTime()
-        if now - lastTextUpdate >= 0.25 || scene != shownScene || shownSize != (target.width, target.height) {
+        if now - lastTextUpdate >= 0.25 || scene != shownScene || shownSize != (target.width, target.height) || playback != shownPlayback {
             lastTextUpdate = now
             shownScene = scene
             shownSize = (target.width, target.height)
+            shownPlayback = playback
             rebuildText(scene: scene, size: (target.width, target.height), link: link)
         }
         var y = Double(rect.y + 6)
@@ -166,8 +170,23 @@ final class FPSOverlay {
             lines[7].append(blamed ? " other " : ": other ")
             lines[7].append(unattributed)
         }
-        lines[8].append("g/space/Ret go  r reverse  p pause  Right step")
-        lines[9].append("s slow  f overlay  c shot  1-6 orbit  Tab  q quit")
+        if let playback = shownPlayback {
+            // `frame 12 / 60  paused  looping`, and the transport's keys.
+            lines[8].append("frame ")
+            lines[8].append(playback.frame)
+            lines[8].append(" / ")
+            lines[8].append(playback.frameCount)
+            switch playback.direction {
+            case .forward: lines[8].append("  playing")
+            case .reverse: lines[8].append("  reverse")
+            case .paused: lines[8].append("  paused")
+            }
+            lines[8].append(playback.isLooping ? "  looping" : "  once")
+            lines[9].append("space pause  g/r  Left/Right  Home/End  l loop")
+        } else {
+            lines[8].append("g/space/Ret go  r reverse  p pause  Right step")
+            lines[9].append("s slow  f overlay  c shot  1-6 orbit  Tab  q quit")
+        }
     }
 
     /// The last 120 frame intervals as 1-pixel bars 2 pixels apart (so steady frames read as bars,

@@ -139,7 +139,7 @@ final class FramePipeline {
             for rect in targetDamage { copy(rect, from: sceneBitmap, to: target) }
         }
         if let overlay, let overlayRect {
-            overlay.draw(into: target, in: overlayRect, scene: kind, link: link)
+            overlay.draw(into: target, in: overlayRect, scene: kind, playback: scene.playback, link: link)
         }
         needsFullRedraw = false
         now = CACurrentMediaTime()

@@ -52,6 +52,11 @@ struct HeadlessPlayer {
             if StopSignals.pending == nil { host.drawFrame(at: base + at) }
             wallEnd = CACurrentMediaTime()
         } else {
+            // Without --frames, a Lottie animation plays once: the run ends on its last frame
+            // (out point) rather than looping to the longest cycle.
+            if options.frames == nil, !options.autoplay, let transport = pipeline.scene as? any TransportControls {
+                transport.isLooping = false
+            }
             let base = LayerClock.currentTime
             source.base = base
             LayerClock.advance(to: base)

@@ -226,6 +226,10 @@ final class WindowedPlayer: FrameSource {
 
     private func handle(_ key: Key) {
         if traceKeys { printError("key \(key) at media time \(fixed(timeline.time, 4))\(timeline.isPaused ? " (paused)" : "")") }
+        if let transport = pipeline.scene as? any TransportControls, handleTransport(key, transport) {
+            if traceKeys { printError("  shows \(Self.describe(transport.status))") }
+            return
+        }
         switch key {
         case .g, .space, .enter:
             catchUp()
@@ -255,7 +259,39 @@ final class WindowedPlayer: FrameSource {
             pipeline.switchScene(to: pipeline.kind.next)
         case .q, .escape:
             host.stop()
+        case .leftArrow, .home, .end, .l:
+            break  // the play scene's transport only
         }
+    }
+
+    /// The play scene's keys: space pauses and resumes the animation (not media time, which p
+    /// pauses), Left and Right step one of its frames, Home and End show the first and last,
+    /// l toggles looping. A step draws its frame at once, even with the link idle.
+    private func handleTransport(_ key: Key, _ transport: any TransportControls) -> Bool {
+        switch key {
+        case .space:
+            catchUp()
+            transport.togglePause()
+        case .rightArrow, .leftArrow:
+            catchUp()
+            transport.step(by: key == .rightArrow ? 1 : -1)
+            render(deliversTick: false)
+        case .home, .end:
+            catchUp()
+            transport.seek(toEnd: key == .end)
+            render(deliversTick: false)
+        case .l:
+            transport.isLooping.toggle()
+            render(deliversTick: false)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `frame 12 / 60 paused looping`: what a traced key left on screen.
+    static func describe(_ status: PlaybackStatus) -> String {
+        "frame \(status.frame) / \(status.frameCount) \(status.direction) \(status.isLooping ? "looping" : "once")"
     }
 
     private func screenshot() {

@@ -12,7 +12,7 @@ import Raster
 /// It starts playing forward, looping. go plays forward from the frame shown, reverse plays
 /// backward from it (no jump), toggling pause holds the frame; stepping moves one frame and pauses.
 @MainActor
-final class LottieScene: Scene {
+final class LottieScene: Scene, TransportControls {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
     let animationLayer: AnimationLayer
@@ -50,8 +50,11 @@ final class LottieScene: Scene {
     /// The frame shown, counted from the composition's start (0 ..< frame count).
     var frame: Double { animationLayer.currentFrame - animation.inPoint }
 
-    var status: String? {
-        "frame \(Int(frame.rounded(.down))) / \(Int(animation.frameCount.rounded(.up)))\(direction == 0 ? " paused" : direction < 0 ? " reverse" : "")\(isLooping ? "" : " once")"
+    var playback: PlaybackStatus? { status }
+
+    var status: PlaybackStatus {
+        PlaybackStatus(frame: Int(frame.rounded(.down)), frameCount: Int(animation.frameCount.rounded(.up)),
+                       direction: direction == 0 ? .paused : direction < 0 ? .reverse : .forward, isLooping: isLooping)
     }
 
     func resize(to size: Size) {
@@ -66,8 +69,17 @@ final class LottieScene: Scene {
         }
     }
 
-    func go() { play(direction: 1) }
-    func reverse() { play(direction: -1) }
+    /// Plays forward from the frame shown; stopped at the last frame (not looping), from the first.
+    func go() {
+        if !isLooping, frame >= animation.frameCount - 1 { show(frame: 0, at: lastTime) }
+        play(direction: 1)
+    }
+
+    /// Plays backward from the frame shown; stopped at the first frame (not looping), from the last.
+    func reverse() {
+        if !isLooping, frame <= 0 { show(frame: animation.frameCount - 1, at: lastTime) }
+        play(direction: -1)
+    }
 
     /// Pauses on the frame shown, or resumes in the last direction.
     func togglePause() {

@@ -32,8 +32,8 @@ protocol Scene: AnyObject {
     var animatesForever: Bool { get }
     /// What the renderer clears to before drawing the tree (where nothing is drawn).
     var clearColor: Color { get }
-    /// A line for the overlay under the scene's name (the play scene's frame number), or `nil`.
-    var status: String? { get }
+    /// The frame a scene with a timeline shows (for the overlay), or `nil`.
+    var playback: PlaybackStatus? { get }
 }
 
 extension Scene {
@@ -42,7 +42,7 @@ extension Scene {
     var animatesForever: Bool { false }
     func choose(_ digit: Int) {}
     var clearColor: Color { .black }
-    var status: String? { nil }
+    var playback: PlaybackStatus? { nil }
 }
 
 /// What a scene is made with.
