@@ -92,13 +92,17 @@ private let server = WindowHarness.Server()
         #expect(press(.rightArrow) == "frame 19 / 20 paused once", "Right at the last frame stays there when not looping")
         #expect(press(.home) == "frame 0 / 20 paused once")
 
-        // g plays forward to the last frame and stops there (not looping), through the frames between.
+        // g plays forward to the last frame and stops there (not looping), through the frames
+        // between: in slow motion (s: a tenth of the speed, 20 s) so that a loaded machine's
+        // polls still see it move.
+        client.send(.s, toWindow: window)
         client.send(.g, toWindow: window)
         var forward = Set<Int>()
-        #expect(PlayerProcess.eventually(timeout: 30) { if let x = Self.squareLeft(client, window) { forward.insert(x) }; return forward.contains(190) })
+        #expect(PlayerProcess.eventually(timeout: 60) { if let x = Self.squareLeft(client, window) { forward.insert(x) }; return forward.contains(190) })
         #expect(forward.count >= 3, "g jumped instead of playing: \(forward.sorted())")
         #expect(shows(19))
-        // r plays backward from there to the first frame.
+        // r plays backward from there to the first frame (at full speed again).
+        client.send(.s, toWindow: window)
         client.send(.r, toWindow: window)
         #expect(shows(0), "r did not play back to the first frame")
         // space resumes in the last direction (backward): at the first frame, not looping, it stays.

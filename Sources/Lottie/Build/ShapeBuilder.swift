@@ -27,11 +27,29 @@ struct PathSource {
     let base: PathGeometry
     /// Group transforms, innermost first.
     var transforms: [TransformModel] = []
+    /// The paths a merge-paths item combined into this one, and how; `nil` for a plain path.
+    /// ``path(_:)`` is then all the operands drawn together (what strokes and trims see).
+    private(set) var merge: (mode: MergeMode, operands: [PathSource])?
 
     init(_ base: PathGeometry) { self.base = base }
     init(span: ClosedRange<Double>?, path: @escaping (Double) -> Path) { base = PathGeometry(span: span, path: path) }
 
-    var span: ClosedRange<Double>? { unionSpan([base.span] + transforms.map { ShapeBuilder.span(of: $0) }) }
+    /// The geometries trims and round corners change: this path's, or a merge's operands'
+    /// (a merged path is drawn from them, so it follows).
+    var leafBases: [PathGeometry] { merge.map { $0.operands.flatMap(\.leafBases) } ?? [base] }
+
+    /// The operands merged by `mode`.
+    init(merging operands: [PathSource], mode: MergeMode) {
+        let all = ShapeBuilder.combined(operands)
+        base = PathGeometry(span: all.span) { all.path($0) }
+        merge = (mode, operands)
+    }
+
+    var span: ClosedRange<Double>? {
+        // A merge's operands may be trimmed after it was made: their spans, not the one it began with.
+        let own = merge.map { unionSpan($0.operands.map(\.span)) } ?? base.span
+        return unionSpan([own] + transforms.map { ShapeBuilder.span(of: $0) })
+    }
     func path(_ f: Double) -> Path {
         var p = base.path(f)
         for t in transforms { p = p.applying(ShapeBuilder.matrix(t, at: f)) }
@@ -41,8 +59,14 @@ struct PathSource {
         guard let t else { return self }
         var copy = self
         copy.transforms.append(t)
+        if let merge { copy.merge = (merge.mode, merge.operands.map { $0.transformed(by: t) }) }
         return copy
     }
+}
+
+/// Merge paths' boolean modes (`mm` 2...5); mode 1, merge, draws the paths together as they are.
+enum MergeMode: Int {
+    case add = 2, subtract, intersect, exclude
 }
 
 /// Work done once every item of a shape layer is known: the paths of fills and strokes, which
@@ -109,6 +133,13 @@ struct ShapeBuilder {
                 sources.append(PathSource(span: span) { ShapeGeometry.star(model, at: $0) })
             case let .path(shape, _):
                 sources.append(PathSource(span: shape.span) { ShapeGeometry.path(shape.value(at: $0)) })
+            case let .fill(color, opacity, evenOdd) where sources.contains { $0.merge != nil }:
+                let fillSources = sources, holder = Layer()
+                holder.anchorPoint = .zero
+                deferred.add { () throws(LottieError) in
+                    holder.addSublayer(try mergedFill(fillSources, color: color, opacity: opacity, evenOdd: evenOdd))
+                }
+                layers.append(holder)
             case let .fill(color, opacity, evenOdd):
                 let layer = ShapeLayer()
                 layer.fillRule = evenOdd ? .evenOdd : .winding
@@ -118,6 +149,7 @@ struct ShapeBuilder {
                 deferred.add { () throws(LottieError) in try setPath(of: layer, from: fillSources) }
                 layers.append(layer)
             case let .stroke(color, opacity, stroke):
+                if sources.contains(where: { $0.merge != nil }) { report("strokes of merged paths (stroked as the paths drawn together)") }
                 let layer = ShapeLayer()
                 layer.fillColor = nil
                 try animator.apply(color, to: layer, key: "strokeColor", set: { layer.strokeColor = $0 }) { Optional(Self.color($0)) }
@@ -146,7 +178,7 @@ struct ShapeBuilder {
                     ShapeGeometry.trim(path, start: start.value(at: f).value, end: end.value(at: f).value, offset: offset.value(at: f).value)
                 }
                 // The trim changes the items above it, wherever they are painted.
-                let bases = sources.map(\.base)
+                let bases = sources.flatMap(\.leafBases)
                 let olds = bases.map(\.path)
                 for (i, base) in bases.enumerated() {
                     base.span = unionSpan([base.span, span])
@@ -161,9 +193,11 @@ struct ShapeBuilder {
                         base.path = { trim(old($0), $0) }
                     }
                 }
-            case .merge:
-                // Boolean modes need path operations Raster lacks: the paths are drawn as they are.
-                break
+            case let .merge(rawMode):
+                // Raster has no path booleans: a fill of merged paths combines their coverage
+                // instead (MergedCoverage); strokes and trims see the paths drawn together.
+                guard let mode = MergeMode(rawValue: rawMode), sources.count > 1 else { break }
+                sources = [PathSource(merging: sources, mode: mode)]
             case let .repeater(copies, offset, transform, startOpacity, endOpacity, above):
                 // The items above are drawn again for each copy, each transformed once more.
                 let count = max(0, min(1000, Int(copies.initial.value.rounded())))
@@ -180,8 +214,13 @@ struct ShapeBuilder {
                     copiesTopFirst.append(copy)
                 }
                 layers = above ? copiesTopFirst.reversed() : copiesTopFirst
-            case .roundCorners:
-                report("round corners")
+            case let .roundCorners(radius):
+                // Like a trim, it changes the paths above it wherever they are painted.
+                for base in sources.flatMap(\.leafBases) {
+                    let old = base.path
+                    base.span = unionSpan([base.span, radius.span])
+                    base.path = { f in ShapeGeometry.roundCorners(old(f), radius: radius.value(at: f).value) }
+                }
             case .transform:
                 break
             case let .unsupported(kind):
@@ -192,7 +231,7 @@ struct ShapeBuilder {
         return sources
     }
 
-    private func setPath(of layer: ShapeLayer, from sources: [PathSource]) throws(LottieError) {
+    func setPath(of layer: ShapeLayer, from sources: [PathSource]) throws(LottieError) {
         let all = Self.combined(sources)
         layer.path = all.path(0)
         guard let span = all.span else { return }
@@ -221,18 +260,8 @@ struct ShapeBuilder {
         try setPath(of: shape, from: sources)
 
         // The bounds: the shape's box over all its frames, grown by the stroke.
-        let all = Self.combined(sources)
-        var box = all.path(all.span?.lowerBound ?? 0).boundingBox
-        if let span = all.span {
-            let count = Int(min(10_000, span.upperBound - span.lowerBound))
-            try animator.budget.spend(count)
-            for i in 0...max(0, count) {
-                let f = span.lowerBound + Double(i)
-                box = Self.union(box, all.path(f).boundingBox)
-            }
-        }
         let reach = (stroke.map { $0.width.keyframes.map(\.value.value).max() ?? 0 } ?? 0) / 2 * max(1, stroke?.miterLimit ?? 1) + 2
-        box = box.insetBy(dx: -reach, dy: -reach)
+        let box = try boxOverFrames(sources, reach: reach)
         guard box.width > 0, box.height > 0 else { return shape }
 
         let layer = GradientLayer()
@@ -262,8 +291,23 @@ struct ShapeBuilder {
         try animator.sample(on: layer, key: "colors", span: stops.span) { Self.gradientStops(stops.value(at: $0), count: count).colors }
         try animator.sample(on: layer, key: "locations", span: stops.span) { Optional(Self.gradientStops(stops.value(at: $0), count: count).locations) }
         try animator.apply(opacity, to: layer, key: "opacity", set: { layer.opacity = $0 }) { $0.value / 100 }
-        layer.mask = shape
+        layer.mask = stroke == nil && sources.contains { $0.merge != nil } ? try coverage(of: sources, evenOdd: evenOdd) : shape
         return layer
+    }
+
+    /// The box of the paths over every frame they change in, grown by `reach` on each side.
+    func boxOverFrames(_ sources: [PathSource], reach: Double) throws(LottieError) -> Rect {
+        let all = Self.combined(sources)
+        var box = all.path(all.span?.lowerBound ?? 0).boundingBox
+        if let span = all.span {
+            let count = Int(min(10_000, span.upperBound - span.lowerBound))
+            try animator.budget.spend(count)
+            for i in 0...max(0, count) {
+                let f = span.lowerBound + Double(i)
+                box = Self.union(box, all.path(f).boundingBox)
+            }
+        }
+        return box.insetBy(dx: -reach, dy: -reach)
     }
 
     static func union(_ a: Rect, _ b: Rect) -> Rect {
