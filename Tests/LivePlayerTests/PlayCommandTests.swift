@@ -29,7 +29,7 @@ import Testing
             // composition is scaled 2x and centred vertically (offset 50).
             let result = try PlayerProcess.run(["play", file, "--headless", "--no-overlay", "--at", "0.5", "--size", "200x200", "--screenshot", shot])
             #expect(result.status == 0, "stderr: \(result.stderr)")
-            #expect(result.stderr.contains("text layers (layer 'Caption')"))
+            #expect(result.stderr.contains("text layers without a document (layer 'Caption')"))
             let image = try Bitmap(pngFile: shot)
             #expect(image.width == 200 && image.height == 200)
             #expect(image[100, 100] == 0xFFFF_0000)

@@ -166,7 +166,11 @@ final class CompositionBuilder {
             try build(layers, into: content, timeline: timeline, range: -Double.infinity...Double.infinity, depth: depth + 1)
             node.addSublayer(content)
         case .text:
-            report("text layers", layer: layer.name)
+            guard let text = layer.text, !text.keyframes.isEmpty else {
+                report("text layers without a document", layer: layer.name)
+                return
+            }
+            try TextBuilder(fonts: model.fonts, animator: animator, report: { self.report($0, layer: layer.name) }).build(text, into: node)
         case .null, .audio, .camera:
             break
         }

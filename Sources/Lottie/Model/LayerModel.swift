@@ -42,9 +42,11 @@ struct LayerModel: Decodable, Sendable {
     var timeRemap: Animatable<Scalar>?
     var solidColor: String?
     var shapes: [ShapeItem]
+    /// A text layer's documents.
+    var text: TextDataModel?
 
     private enum Keys: String, CodingKey {
-        case ty, nm, ind, parent, ip, op, st, sr, ks, ao, tt, td, masksProperties, ef, ddd, hd, bm, refId, w, h, tm, sc, sw, sh, shapes
+        case ty, nm, ind, parent, ip, op, st, sr, ks, ao, tt, td, masksProperties, ef, ddd, hd, bm, refId, w, h, tm, sc, sw, sh, shapes, t
     }
 
     init(from decoder: any Decoder) throws {
@@ -72,6 +74,7 @@ struct LayerModel: Decodable, Sendable {
         timeRemap = try c.decodeIfPresent(Animatable<Scalar>.self, forKey: .tm)
         solidColor = try c.decodeIfPresent(String.self, forKey: .sc)
         shapes = kind == Kind.shape.rawValue ? try c.decodeIfPresent([ShapeItem].self, forKey: .shapes) ?? [] : []
+        text = kind == Kind.text.rawValue ? try c.decodeIfPresent(TextDataModel.self, forKey: .t) : nil
     }
 }
 
@@ -107,7 +110,8 @@ struct CompositionModel: Decodable, Sendable {
     var name: String
     var layers: [LayerModel]
     var assets: [AssetModel]
-    private enum Keys: String, CodingKey { case fr, ip, op, w, h, nm, layers, assets }
+    var fonts: [FontModel]
+    private enum Keys: String, CodingKey { case fr, ip, op, w, h, nm, layers, assets, fonts }
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         frameRate = try c.decode(Double.self, forKey: .fr)
@@ -118,5 +122,6 @@ struct CompositionModel: Decodable, Sendable {
         name = (try? c.decodeIfPresent(String.self, forKey: .nm)) ?? ""
         layers = try c.decode([LayerModel].self, forKey: .layers)
         assets = try c.decodeIfPresent([AssetModel].self, forKey: .assets) ?? []
+        fonts = try c.decodeIfPresent(FontListModel.self, forKey: .fonts)?.list ?? []
     }
 }
