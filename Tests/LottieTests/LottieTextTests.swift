@@ -121,4 +121,17 @@ struct LottieTextTests {
         let reports = features.filter { $0.contains("No Such Family Anywhere") }
         #expect(reports.count == 1 && reports[0].contains("is not installed (drawn in "), "\(features)")
     }
+
+    /// Hostile text: too many characters or lines is a clear error; a long paragraph in a huge
+    /// box wraps in bounded work.
+    @Test func hostileTextIsAnErrorOrBoundedWork() throws {
+        func build(_ text: String, extra: String = "", tracking: Double = 0) throws -> [String] {
+            try LottieAnimation(json: composition(layers: textLayer([(0, document(text, tracking: tracking, extra: extra))]), extra: fonts))
+                .makeLayer().unsupportedFeatures
+        }
+        #expect(throws: LottieError.self) { try build(String(repeating: "x", count: 300_000)) }
+        #expect(throws: LottieError.self) { try build(String(repeating: "x\\r", count: 30_000)) }
+        #expect(throws: LottieError.self) { try build(String(repeating: "xy", count: 15_000), tracking: 10) }
+        _ = try build(String(repeating: "ab ", count: 60_000), extra: #","ps":[0,0],"sz":[1e12,100]"#)
+    }
 }

@@ -14,12 +14,28 @@ import Raster
 /// Fonts are the composition's list (`fonts.list`) resolved through fontconfig by family and
 /// style; a font that is not installed is drawn in fontconfig's substitute and reported once.
 @MainActor
-struct TextBuilder {
+final class TextBuilder {
     let fonts: [FontModel]
     let animator: PropertyAnimator
     let report: (String) -> Void
+    private var layersMade = 0
+
+    init(fonts: [FontModel], animator: PropertyAnimator, report: @escaping (String) -> Void) {
+        self.fonts = fonts
+        self.animator = animator
+        self.report = report
+    }
+
+    /// The most characters one text layer may draw over all its documents, and the most
+    /// `TextLayer`s it may make (characters are layers of their own when tracked).
+    static let maximumCharacters = 200_000
+    static let maximumLayers = 20_000
 
     func build(_ data: TextDataModel, into node: Layer) throws(LottieError) {
+        let characters = data.keyframes.reduce(0) { $0 + $1.document.text.unicodeScalars.count }
+        guard characters <= Self.maximumCharacters else {
+            throw .tooLarge("a text layer of \(characters) characters; at most \(Self.maximumCharacters)")
+        }
         if data.hasAnimators { report("text animators (text drawn without them)") }
         if data.followsPath { report("text on a path (drawn on its baseline)") }
         for (i, keyframe) in data.keyframes.enumerated() {
@@ -69,8 +85,13 @@ struct TextBuilder {
         // Paragraphs, then lines wrapped to the box.
         let paragraphs = document.text.split(omittingEmptySubsequences: false) { $0 == "\r" || $0 == "\n" || $0 == "\u{3}" }
         var lines: [String] = []
-        for paragraph in paragraphs.prefix(10_000) {
+        for paragraph in paragraphs {
             if let box { lines += wrap(String(paragraph), width: box.width, face: face, size: size, tracking: tracking) } else { lines.append(String(paragraph)) }
+        }
+        // Checked before any layer is made: a hostile file fails fast.
+        let needed = tracking == 0 ? lines.count : lines.reduce(0) { $0 + $1.count }
+        guard layersMade + needed <= Self.maximumLayers else {
+            throw .tooLarge("a text layer needing more than \(Self.maximumLayers) lines and tracked characters")
         }
         let ascent = face.ascender * size
         for (index, line) in lines.enumerated() {
@@ -92,7 +113,7 @@ struct TextBuilder {
                 }
             }
             if tracking == 0 {
-                group.addSublayer(textLayer(line, family: family, size: size, color: color, at: Point(x: x, y: baseline - ascent),
+                group.addSublayer(try textLayer(line, family: family, size: size, color: color, at: Point(x: x, y: baseline - ascent),
                                             width: width, height: face.lineHeight * size))
             } else {
                 // Each character on its own, at its pen position: TextLayer has no tracking.
@@ -102,7 +123,7 @@ struct TextBuilder {
                     if let previous { x += face.kerning(previous, glyph) * size }
                     let advance = advance(of: character, face: face, size: size)
                     if !character.isWhitespace {
-                        group.addSublayer(textLayer(String(character), family: family, size: size, color: color,
+                        group.addSublayer(try textLayer(String(character), family: family, size: size, color: color,
                                                     at: Point(x: x, y: baseline - ascent), width: advance, height: face.lineHeight * size))
                     }
                     x += advance + tracking
@@ -112,7 +133,12 @@ struct TextBuilder {
         }
     }
 
-    private func textLayer(_ string: String, family: String, size: Double, color: Color, at origin: Point, width: Double, height: Double) -> TextLayer {
+    private func textLayer(_ string: String, family: String, size: Double, color: Color, at origin: Point,
+                           width: Double, height: Double) throws(LottieError) -> TextLayer {
+        layersMade += 1
+        guard layersMade <= Self.maximumLayers else {
+            throw .tooLarge("a text layer needing more than \(Self.maximumLayers) lines and tracked characters")
+        }
         let layer = TextLayer()
         layer.anchorPoint = .zero
         layer.string = string
@@ -142,16 +168,23 @@ struct TextBuilder {
         return width + tracking * Double(max(0, count - 1))
     }
 
-    /// Greedy word wrap to `width` (a word wider than the box gets a line of its own).
+    /// Greedy word wrap to `width` (a word wider than the box gets a line of its own). Each word
+    /// is measured once (kerning across spaces left out), so long paragraphs wrap in linear time.
     private func wrap(_ paragraph: String, width: Double, face: Typeface, size: Double, tracking: Double) -> [String] {
-        var lines: [String] = [], current = ""
+        var lines: [String] = [], current = "", currentWidth = 0.0
+        let space = measure(" ", face: face, size: size, tracking: 0) + tracking
         for word in paragraph.split(separator: " ", omittingEmptySubsequences: false) {
-            let candidate = current.isEmpty ? String(word) : current + " " + word
-            if !current.isEmpty, measure(candidate, face: face, size: size, tracking: tracking) > width {
+            let wordWidth = measure(String(word), face: face, size: size, tracking: tracking)
+            if current.isEmpty {
+                current = String(word)
+                currentWidth = wordWidth
+            } else if currentWidth + space + tracking + wordWidth > width {
                 lines.append(current)
                 current = String(word)
+                currentWidth = wordWidth
             } else {
-                current = candidate
+                current += " " + word
+                currentWidth += space + tracking + wordWidth
             }
         }
         lines.append(current)
