@@ -85,6 +85,30 @@ import Testing
         }
     }
 
+    /// A dotLottie plays like its JSON: the archive of LottieAssetTests (a red solid at the left
+    /// of a 40x20 composition, a green PNG from the archive at the right).
+    @Test func dotLottieFilesPlay() throws {
+        let archive = "UEsDBBQAAAAIABF7d10Mf7slSQAAAFUAAAANAAAAbWFuaWZlc3QuanNvbhXKMQ6AMAhA0as0zC6uXsU4kEgMiUIF6tL07pb1/d/hI3NWga3ACkuBi4QMQy0lyCMR"
+            + "hR+MufnUvQOfWf1taJT9Vq1TwhqNY/xQSwMEFAAAAAgAEXt3XaePRE/EAAAAYQEAABYAAABhbmltYXRpb25zL3NxdWFyZS5qc29udZB9CoMwDMXvkv1btMpk0BvsDEOG"
+            + "uOrK/CimTkR69z2tg22wQhuS/vJe2oWepCiLTpEkQdVAKpGCjCWF0NuQTqSOCHdSKULBrB2Tuixkbmg2bX1dm1dqg3COqMemLWrNMa7sG4tsVyPXkPe5oKaY9RCk3Ax1"
+            + "QV0L1JrSjYMGaDo4JIIGXZ0/vX4GZLelD0gtq9lCRShAGiPL3IP5LmdSCuzcey+Ce7K7c9/gXbt3+s+LS6CHqpJYgHkKn8P7J22jeJ/7F1BLAwQUAAAACAAPe3ddJYKZ"
+            + "oOMAAAAUAQAAEAAAAGltYWdlcy9pbWdfMC5wbmfrDPBz5+WS4mJgYOD19HAJAtIsIMzIDCQn2/PYgjjpjr6ODAwb+7n/JLIC+QrJHkG+DAxVagwMDS0MDL+AQg0vGBhK"
+            + "DRgYXiUwMFjNYGAQL5izK9AGKMEW4BPiyvCf4f////l7IwKBIoxJ3u4ujP+ZdO8BOewlnr6u7K+4xfkl5I9GyT0CCnF7ujiGcFxPTmgAcjgYGPUV7hoCWaolrhElKYkl"
+            + "qVbJRalAisHIwMhM19BQ18g4xNDUysjEythQ28DAysDghPOTCygacvNTMtMqcWvYKReTA9TA4Onq57LOKaEJAFBLAQIUAxQAAAAIABF7d10Mf7slSQAAAFUAAAANAAAA"
+            + "AAAAAAAAAACAAQAAAABtYW5pZmVzdC5qc29uUEsBAhQDFAAAAAgAEXt3XaePRE/EAAAAYQEAABYAAAAAAAAAAAAAAIABdAAAAGFuaW1hdGlvbnMvc3F1YXJlLmpzb25Q"
+            + "SwECFAMUAAAACAAPe3ddJYKZoOMAAAAUAQAAEAAAAAAAAAAAAAAApIFsAQAAaW1hZ2VzL2ltZ18wLnBuZ1BLBQYAAAAAAwADAL0AAAB9AgAAAAA="
+        let path = PlayerProcess.temporaryPath("anim.lottie"), shot = PlayerProcess.temporaryPath("lottie.png")
+        try Data(base64Encoded: archive)!.write(to: URL(fileURLWithPath: path))
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: shot)
+        }
+        let result = try PlayerProcess.run(["play", path, "--headless", "--no-overlay", "--at", "0", "--size", "80x40", "--screenshot", shot])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let image = try Bitmap(pngFile: shot)
+        #expect(image[20, 20] == 0xFFFF_0000 && image[60, 20] == 0xFF00_FF00)
+    }
+
     /// A damaged dotLottie (here: cut short, so the zip has no central directory) exits 65 and says why.
     @Test func aDamagedDotLottieExitsWith65() throws {
         let path = PlayerProcess.temporaryPath("broken.lottie")

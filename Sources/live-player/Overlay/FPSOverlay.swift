@@ -52,7 +52,7 @@ final class FPSOverlay {
         guard !rect.isEmpty else { return }
         dim(rect, of: target)
         let now = CACurrentMediaTime()
-        if now - lastTextUpdate >= 0.25 || scene != shownScene || shownSize != (target.width, target.height) || playback != shownPlayback {
+        if now - lastTextUpdate >= 0.25 || scene != shownScene || shownSize != (target.width, target.height) || Self.needsText(playback, shown: shownPlayback) {
             lastTextUpdate = now
             shownScene = scene
             shownSize = (target.width, target.height)
@@ -74,6 +74,15 @@ final class FPSOverlay {
         }
         drawGraph(into: target, at: IntRect(x: rect.x + 6, y: rect.y + 6 + 11 * (lines.count - 2) + 2, width: Self.graphFrames * 2, height: 52),
                   clip: rect, link: link)
+    }
+
+    /// Whether the frame line must change now rather than at the next quarter second: a new
+    /// direction or looping, or a paused frame stepped (a playing frame changes every frame;
+    /// four updates a second read better and cost less).
+    private static func needsText(_ playback: PlaybackStatus?, shown: PlaybackStatus?) -> Bool {
+        guard let playback, let shown else { return (playback == nil) != (shown == nil) }
+        return playback.direction != shown.direction || playback.isLooping != shown.isLooping
+            || playback.frameCount != shown.frameCount || (playback.direction == .paused && playback.frame != shown.frame)
     }
 
     /// DejaVu Sans Mono at 10 px: its 6-pixel advance fits the lines the pixel font did, and
