@@ -80,6 +80,12 @@ struct LottieModifierTests {
             #expect(pixel == (drawn ? 0xFFFF_0000 : 0), "mode \(mode), \(name): \(String(pixel, radix: 16))")
         }
         #expect(image[20, 75] == 0 && image[80, 25] == 0, "mode \(mode): drawn outside both")
+        // A gradient fill (red to red) covers the same regions.
+        let gradient = #"{"ty":"gf","o":{"a":0,"k":100},"r":1,"s":{"a":0,"k":[0,0]},"e":{"a":0,"k":[100,0]},"t":1,"g":{"p":2,"k":{"a":0,"k":[0,1,0,0,1,1,0,0]}}}"#
+        let shaded = try render(composition(layers: shapeLayer([a, b, merge, gradient].joined(separator: ","))))
+        for (x, y, drawn) in [(20, 40, expected[0]), (50, 50, expected[1]), (80, 60, expected[2])] {
+            #expect((shaded[x, y] >> 24 == 0xFF) == drawn && (shaded[x, y] == 0) == !drawn, "mode \(mode), gradient at (\(x), \(y))")
+        }
         // Inside a group whose transform moves everything 5 px right, the merge moves with it.
         let grouped = #"{"ty":"gr","it":[\#(a),\#(b),\#(merge),\#(redFill),{"ty":"tr","p":{"a":0,"k":[5,0]}}]}"#
         let moved = try render(composition(layers: shapeLayer(grouped)))
