@@ -86,6 +86,25 @@ struct LottieAssetTests {
         #expect(try LottieAnimation(contentsOfFile: path).size == Size(width: 40, height: 20))
     }
 
+    /// dotLottie 2's layout: `a/ID.json` and images in `i/` (here the red/blue JPEG, scaled to
+    /// 20x20 at x 20).
+    @Test func dotLottieVersion2ArchivesWithJPEGImages() throws {
+        let archive = [UInt8](Data(base64Encoded: """
+            UEsDBBQAAAAIANqEd12BMe1vOwAAAEIAAAANAAAAbWFuaWZlc3QuanNvbqtWKkstKs7Mz1OyUlAyUtJRUEpPzUstSizJLwKJlKQWl4AEE/MycxNLgMqKgaLR\
+            1UqZKSDZCqXa2FoAUEsDBBQAAAAIANqEd112essgoAAAAAIBAAAIAAAAYS94Lmpzb25djlEKwjAQRO8y36FtilXJDTyDFCma1qjVkKRKCbm70xZB/Rpm9u3s\
+            RjyhUGWbrIBA66BkIWAsFOVhF/uCWlHOUCWl8V4HD7WPMCcum747TMuk5HqmtgIDB7nJGdsPkl1sR69ZnWqBWzNqt9SEkc0C956oNccwOE3Q3NkuBZxud993\
+            /p7zYbZXVsXpWESzBKzmu0WdyPzGsqxEWXGSUp3eUEsDBBQAAAAIAA57d13/9uHllgAAACQBAAALAAAAaS9pbWdfMC5qcGeVj70NAjEMhZ/j/Di5FBcJwSTQ\
+            UiCdBBVLMBp7UDAEBw0bsAEhhuqg4otsOU/PdlIv9Y5+N2wHEAHUDuoNGxhSNBvFsmZnLVvvvH9HiNIieC+dxKS0Kncp60WHfFqNY3Yp+JD+pp5QBIKeqcAU\
+            4kL1jJk+coKo2n+raOpcfzERk0R1l1/3FZmpreGCNRbH1VMO++Wjji9QSwECFAMUAAAACADahHddgTHtbzsAAABCAAAADQAAAAAAAAAAAAAAgAEAAAAAbWFu\
+            aWZlc3QuanNvblBLAQIUAxQAAAAIANqEd112essgoAAAAAIBAAAIAAAAAAAAAAAAAACAAWYAAABhL3guanNvblBLAQIUAxQAAAAIAA57d13/9uHllgAAACQB\
+            AAALAAAAAAAAAAAAAACkgSwBAABpL2ltZ18wLmpwZ1BLBQYAAAAAAwADAKoAAADrAQAAAAA=
+            """)!)
+        let image = try render(LottieAnimation(dotLottie: Data(archive)))
+        #expect(near(image[24, 10], 0xFF0000, tolerance: 24), "\(String(image[24, 10], radix: 16))")
+        #expect(near(image[36, 10], 0x0000FF, tolerance: 24), "\(String(image[36, 10], radix: 16))")
+        #expect(image[10, 10] == 0)
+    }
+
     /// Damaged and hostile archives end in `malformed` errors that say what is wrong: never a
     /// trap, a hang or an allocation of the size a header claims.
     @Test func hostileArchivesAreClearErrors() throws {
