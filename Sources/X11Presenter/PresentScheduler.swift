@@ -204,7 +204,10 @@ final class PresentScheduler {
 
     /// Presents the acquired buffer at vblank `msc` (0: the next one) with `damage` as the update
     /// region; returns the present's serial, or nil when nothing was acquired or nothing changed.
-    func present(damage: [IntRect], atMSC msc: UInt64) -> UInt32? {
+    /// `lateAtOnce`: a present that reaches the server when `msc` is already its current vblank is
+    /// shown at once rather than at the vblank after (`PresentOptionAsync`; it could tear on a
+    /// real scanout).
+    func present(damage: [IntRect], atMSC msc: UInt64, lateAtOnce: Bool = false) -> UInt32? {
         guard let index = acquired else { return nil }
         let buffer = ring[index]
         let bounds = bitmap(of: buffer).bounds
@@ -233,7 +236,7 @@ final class PresentScheduler {
         buffer.isIdle = false
         rectangles.withUnsafeMutableBufferPointer { XFixesSetRegion(display, region, $0.baseAddress, Int32($0.count)) }
         XPresentPixmap(display, window, buffer.pixmap, serial, 0, region, 0, 0, 0, 0, 0,
-                       UInt32(PresentOptionNone), msc, 0, 0, nil, 0)
+                       UInt32(lateAtOnce ? PresentOptionAsync : PresentOptionNone), msc, 0, 0, nil, 0)
         XFlush(display)
         return serial
     }

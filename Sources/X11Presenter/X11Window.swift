@@ -306,8 +306,16 @@ public final class X11Window {
             return nil
         }
         guard !watch.isLost, !isClosed, !isDestroyed else { return nil }
-        return scheduler.present(damage: damage, atMSC: msc)
+        return scheduler.present(damage: damage, atMSC: msc, lateAtOnce: vblanksAreCounted)
     }
+
+    /// Whether the server's vblanks are counted by a timer rather than a real display's scanout:
+    /// XRandR knows no refresh rate (Xvfb, whose modes have a 0 Hz dot clock). Such a server rounds
+    /// its counter to the nearest vblank, so a present that reaches it later than half a period
+    /// before its target would wait a vblank more, where the next frame replaces it: a drop no
+    /// frame caused. With no scanout to tear, a present that finds its target vblank current is
+    /// shown at once instead. On a real display a frame that misses its vblank waits for the next.
+    private lazy var vblanksAreCounted: Bool = displayRefresh.source == .default
 
     /// Asks the server for a ``WindowEvent/vblank(_:)`` event at vblank `msc`, or at once with the
     /// current vblank if `msc` has passed (0: the next one). Does nothing without Present.
