@@ -134,4 +134,19 @@ struct LottieTextTests {
         #expect(throws: LottieError.self) { try build(String(repeating: "xy", count: 15_000), tracking: 10) }
         _ = try build(String(repeating: "ab ", count: 60_000), extra: #","ps":[0,0],"sz":[1e12,100]"#)
     }
+
+    /// A file that carries its glyphs (`chars`) draws them, in units of a 100-pixel font: here
+    /// "A" is a 50x50 square on the baseline with advance 60, so "AA" at 20 px is two 10x10
+    /// squares 12 px apart above the baseline at (20, 40), and no font is looked up.
+    @Test func glyphsCarriedByTheFileAreDrawn() throws {
+        let square = #"{"ty":"gr","it":[{"ty":"sh","ks":{"a":0,"k":{"c":true,"v":[[0,0],[50,0],[50,-50],[0,-50]],"i":[[0,0],[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0],[0,0]]}}},{"ty":"tr","p":{"a":0,"k":[0,0]}}]}"#
+        let extra = #","fonts":{"list":[{"fName":"Boxes","fFamily":"Box Family Not Installed","fStyle":"Regular","ascent":75}]},"# +
+            #""chars":[{"ch":"A","size":100,"style":"Regular","w":60,"fFamily":"Box Family Not Installed","data":{"shapes":[\#(square)]}}]"#
+        let (image, features) = try render(composition(layers: textLayer([(0, document("AA", font: "Boxes"))], position: "[20,40]"),
+                                                        width: 100, height: 60, extra: extra))
+        #expect(features.isEmpty, "\(features)")
+        let box = try #require(ink(image))
+        #expect(box.minX == 20 && box.maxX == 41 && box.minY == 30 && box.maxY == 39, "\(box)")
+        #expect(image[25, 35] == 0xFFFF_0000 && image[37, 35] == 0xFFFF_0000 && image[31, 35] == 0)
+    }
 }

@@ -170,7 +170,7 @@ final class CompositionBuilder {
                 report("text layers without a document", layer: layer.name)
                 return
             }
-            try TextBuilder(fonts: model.fonts, animator: animator, report: { self.report($0, layer: layer.name) }).build(text, into: node)
+            try TextBuilder(fonts: model.fonts, chars: model.chars, animator: animator, report: { self.report($0, layer: layer.name) }).build(text, into: node)
         case .null, .audio, .camera:
             break
         }

@@ -111,7 +111,9 @@ struct CompositionModel: Decodable, Sendable {
     var layers: [LayerModel]
     var assets: [AssetModel]
     var fonts: [FontModel]
-    private enum Keys: String, CodingKey { case fr, ip, op, w, h, nm, layers, assets, fonts }
+    /// Glyph outlines carried by the file, for text in their fonts.
+    var chars: [CharModel]
+    private enum Keys: String, CodingKey { case fr, ip, op, w, h, nm, layers, assets, fonts, chars }
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         frameRate = try c.decode(Double.self, forKey: .fr)
@@ -123,5 +125,6 @@ struct CompositionModel: Decodable, Sendable {
         layers = try c.decode([LayerModel].self, forKey: .layers)
         assets = try c.decodeIfPresent([AssetModel].self, forKey: .assets) ?? []
         fonts = try c.decodeIfPresent(FontListModel.self, forKey: .fonts)?.list ?? []
+        chars = try c.decodeIfPresent([CharModel].self, forKey: .chars) ?? []
     }
 }

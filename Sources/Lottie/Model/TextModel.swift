@@ -83,12 +83,15 @@ struct FontModel: Decodable, Sendable {
     var name: String
     var family: String
     var style: String
-    private enum Keys: String, CodingKey { case fName, fFamily, fStyle }
+    /// The ascender, in hundredths of the size (for glyph text in a paragraph box).
+    var ascent: Double?
+    private enum Keys: String, CodingKey { case fName, fFamily, fStyle, ascent }
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         name = try c.decodeIfPresent(String.self, forKey: .fName) ?? ""
         family = try c.decodeIfPresent(String.self, forKey: .fFamily) ?? name
         style = try c.decodeIfPresent(String.self, forKey: .fStyle) ?? ""
+        ascent = try? c.decodeIfPresent(Double.self, forKey: .ascent)
     }
 }
 
@@ -99,5 +102,28 @@ struct FontListModel: Decodable, Sendable {
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         list = try c.decodeIfPresent([FontModel].self, forKey: .list) ?? []
+    }
+}
+
+/// A glyph the file carries (`chars`): its outline in units of a 100-pixel font, y up from the
+/// baseline negative, and its advance in the same units.
+struct CharModel: Decodable, Sendable {
+    var character: String
+    var family: String
+    var style: String
+    var size: Double
+    var advance: Double
+    var shapes: [ShapeItem]
+    private enum Keys: String, CodingKey { case ch, fFamily, style, size, w, data }
+    private enum DataKeys: String, CodingKey { case shapes }
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        character = try c.decodeIfPresent(String.self, forKey: .ch) ?? ""
+        family = try c.decodeIfPresent(String.self, forKey: .fFamily) ?? ""
+        style = try c.decodeIfPresent(String.self, forKey: .style) ?? ""
+        size = try c.decodeIfPresent(Double.self, forKey: .size) ?? 100
+        advance = try c.decodeIfPresent(Double.self, forKey: .w) ?? 0
+        let data = try? c.nestedContainer(keyedBy: DataKeys.self, forKey: .data)
+        shapes = try data?.decodeIfPresent([ShapeItem].self, forKey: .shapes) ?? []
     }
 }
