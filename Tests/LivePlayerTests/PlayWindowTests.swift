@@ -91,6 +91,8 @@ private let server = WindowHarness.Server()
         #expect(press(.l) == "frame 19 / 20 paused once")
         #expect(press(.rightArrow) == "frame 19 / 20 paused once", "Right at the last frame stays there when not looping")
         #expect(press(.home) == "frame 0 / 20 paused once")
+        // On screen before g: a poll must not take the last frame still shown for g's arrival there.
+        #expect(shows(0))
 
         // g plays forward to the last frame and stops there (not looping), through the frames
         // between: in slow motion (s: a tenth of the speed, 20 s) so that a loaded machine's
