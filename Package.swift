@@ -45,6 +45,12 @@ let package = Package(
             pkgConfig: "fontconfig",
             providers: [.apt(["libfreetype-dev", "libfontconfig-dev", "fonts-dejavu-core"])]
         ),
+        // HarfBuzz shapes text runs: ligatures and GPOS kerning.
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]
+        ),
 
         // Monotonic ticks, frame-drop accounting, frame statistics. No X11, no layers.
         .target(name: "DisplayClock", dependencies: ["CLinux"], swiftSettings: strict),
@@ -52,7 +58,7 @@ let package = Package(
         // Paths, anti-aliased fill and stroke, compositing, bitmaps, PNG, JPEG (read), text. No X11.
         .target(
             name: "Raster",
-            dependencies: ["CPNG", "CJPEG", "CFreeType"],
+            dependencies: ["CPNG", "CJPEG", "CFreeType", "CHarfBuzz"],
             swiftSettings: strict
         ),
 

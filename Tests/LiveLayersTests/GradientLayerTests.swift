@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveLayers
-import Raster
+@testable import Raster
 import RasterTestSupport
 
 extension RuntimeSuites {
@@ -78,6 +78,52 @@ extension RuntimeSuites {
         #expect(close(shown.locations?[1] ?? 0, 0.8))
         #expect(close(shown.endPoint, Point(x: 0.75, y: 1)))
         #expect(GradientLayer.needsDisplay(forKey: "colors"))
+    }
+
+    @Test func animatedLocationsReuseTheirStorageAndRampAndDrawAsAFreshGradient() throws {
+        freshRuntime()
+        let r = host(64, 16)
+        let g = GradientLayer()
+        g.frame = Rect(x: 0, y: 0, width: 64, height: 16)
+        g.colors = [Color(rgb: 0x5B6B7C), Color(rgb: 0xF4F7FA), Color(rgb: 0x5B6B7C)]
+        g.locations = [0, 0.1, 0.2]
+        g.startPoint = Point(x: 0, y: 0.5)
+        g.endPoint = Point(x: 1, y: 0.5)
+        r.addSublayer(g)
+        let sweep = BasicAnimation(keyPath: "locations")
+        sweep.fromValue = [-0.2, -0.1, 0.0]
+        sweep.toValue = [1.0, 1.1, 1.2]
+        sweep.duration = 1
+        sweep.repeatCount = .infinity
+        g.add(sweep, forKey: "sweep")
+        let bitmap = try Bitmap(width: 64, height: 16)
+        let renderer = LayerRenderer()
+        var storage: Set<UnsafeRawPointer> = [], ramps: Set<ObjectIdentifier> = []
+        for frame in 0..<6 {
+            let t = Double(frame) * 0.13
+            LayerClock.advance(to: t)
+            renderer.render(r, at: t, into: bitmap)
+            let shown = try #require(g.presentation())
+            let locations = try #require(shown.locations)
+            if frame > 0 {
+                storage.insert(try #require(locations.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }))
+                ramps.insert(ObjectIdentifier(try #require(shown.cachedShading).ramp))
+            }
+            // The same pixels as a gradient layer made with these locations from scratch.
+            let fresh = GradientLayer()
+            fresh.frame = g.frame
+            fresh.colors = g.colors
+            fresh.locations = locations.map { $0 }     // its own storage, not the animation's
+            fresh.startPoint = g.startPoint
+            fresh.endPoint = g.endPoint
+            let freshRoot = host(64, 16)
+            freshRoot.addSublayer(fresh)
+            let expected = try Bitmap(width: 64, height: 16)
+            LayerRenderer().render(freshRoot, at: t, into: expected)
+            #expect(bitmap.hasSamePixels(as: expected), "frame \(frame)")
+        }
+        #expect(storage.count == 1)
+        #expect(ramps.count == 1)
     }
 
     @Test func axialRadialAndConicMatchGolden() throws {

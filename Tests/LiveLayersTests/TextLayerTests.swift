@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import LiveLayers
-import Raster
+@testable import Raster
 import RasterTestSupport
 
 extension RuntimeSuites {
@@ -59,6 +59,47 @@ extension RuntimeSuites {
         renderer.render(r, at: 1.0, into: bitmap)
         #expect(close(try #require(text.presentation()).fontSize, 25))
         #expect(text.record(in: renderer).contentVersion > version)
+    }
+
+    @Test func animatedColourRepaintsTheCachedLayout() throws {
+        freshRuntime()
+        let r = host(200, 60)
+        let text = TextLayer()
+        text.frame = Rect(x: 10, y: 10, width: 180, height: 40)
+        text.string = "Colour"
+        text.fontSize = 24
+        text.foregroundColor = .black
+        r.addSublayer(text)
+        let bitmap = try Bitmap(width: 200, height: 60)
+        let renderer = LayerRenderer()
+        renderer.render(r, at: 0, into: bitmap)
+        let pulse = BasicAnimation(keyPath: "foregroundColor")
+        pulse.fromValue = Color.red
+        pulse.toValue = Color.blue
+        pulse.duration = 1
+        text.add(pulse, forKey: "pulse")
+        var layouts: Set<ObjectIdentifier> = []
+        for frame in 1...4 {
+            let t = Double(frame) * 0.2
+            LayerClock.advance(to: t)
+            let version = text.record(in: renderer).contentVersion
+            renderer.render(r, at: t, into: bitmap)
+            #expect(text.record(in: renderer).contentVersion > version, "repainted at frame \(frame)")
+            let shown = try #require(text.presentation())
+            layouts.insert(ObjectIdentifier(shown.layout.images))
+            // The same pixels as a text layer made in this colour.
+            let still = TextLayer()
+            still.frame = text.frame
+            still.string = text.string
+            still.fontSize = 24
+            still.foregroundColor = shown.foregroundColor
+            let stillRoot = host(200, 60)
+            stillRoot.addSublayer(still)
+            let expected = try Bitmap(width: 200, height: 60)
+            LayerRenderer().render(stillRoot, at: t, into: expected)
+            #expect(bitmap.hasSamePixels(as: expected), "frame \(frame)")
+        }
+        #expect(layouts.count == 1)
     }
 
     @Test func wrappedTruncatedStyledTextMatchesGolden() throws {

@@ -85,6 +85,31 @@ import Testing
         #expect(justified.lines.last!.width < 100)
     }
 
+    @Test func harfBuzzMakesLigaturesAndKernsPairs() throws {
+        let face = try Self.face()
+        let size = 20.48      // one pixel per 100 font units
+        let f = face.glyph(for: "f"), i = face.glyph(for: "i")
+        // DejaVu Sans's GSUB "liga" turns f + i into one glyph, which keeps the cluster's first letter.
+        let fi = TextLayout("fi", style: TextStyle(fontSize: size))
+        #expect(fi.glyphs.count == 1)
+        #expect(fi.glyphs.first.map { $0.glyph != f && $0.glyph != i } == true)
+        let office = TextLayout("office fit", style: TextStyle(fontSize: size))
+        #expect(office.glyphs.count < "officefit".count)
+        // Kerning through shaping: "AV" is narrower than its two advances.
+        let a = face.glyph(for: "A"), v = face.glyph(for: "V")
+        let av = TextLayout("AV", style: TextStyle(fontSize: size))
+        #expect(av.glyphs.map(\.glyph) == [a, v])
+        #expect(av.size.width < (face.advance(of: a) + face.advance(of: v)) * size - 1)
+        // Text without ligatures or kerning pairs keeps FreeType's advances.
+        let h = TextLayout("Hxmn", style: TextStyle(fontSize: size))
+        var pen = 0.0
+        for (k, s) in "Hxmn".unicodeScalars.enumerated() {
+            #expect(abs(h.glyphs[k].position.x - pen) < 1e-9)
+            pen += face.advance(of: face.glyph(for: s)) * size
+        }
+        #expect(abs(h.size.width - pen) < 1e-9)
+    }
+
     @Test func asciiDrawingMatchesTheLaidOutText() throws {
         let face = try #require(Typeface.named("DejaVu Sans Mono"))
         let text = "FPS 59.9  p99 16.71 ms\nAV To"

@@ -106,6 +106,10 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
     let endpoints: Endpoints<Value>
     let isAdditive: Bool
     let isCumulative: Bool
+    /// The last value written, kept so that values with storage (gradient `locations` and
+    /// `colors`) are interpolated into the same storage each frame. The presentation copy's own
+    /// reference is replaced from the model before each evaluation, so this one is then unique.
+    private var kept: Value?
 
     init(accessor: PropertyAccessor<Value>, timing: TimingModel, progress: ProgressCurve, endpoints: Endpoints<Value>,
          isAdditive: Bool, isCumulative: Bool) {
@@ -134,7 +138,15 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
         guard let sample = timing.sample(parentTime: t) else { return }
         let underlying = accessor.get(layer)
         let (a, b) = endpoints.resolve(underlying: underlying)
-        var value = a.interpolated(to: b, at: curve.progress(sample.fraction))
+        var value: Value
+        if var reused = kept {
+            kept = nil
+            a.interpolate(to: b, at: curve.progress(sample.fraction), into: &reused)
+            value = reused
+        } else {
+            value = a.interpolated(to: b, at: curve.progress(sample.fraction))
+        }
+        kept = value
         if isCumulative && sample.cycle > 0 {
             value = value.adding(a.interpolated(to: b, at: sample.cycle).subtracting(a))
         }

@@ -39,7 +39,8 @@ open class GradientLayer: Layer {
     /// The gradient's shape. Default `.axial`.
     @LayerProperty public var type: GradientType = .axial
 
-    private var cachedShading: Shading?
+    /// The shading last drawn; its stops and ramp are refilled in place.
+    private(set) var cachedShading: Shading?
 
     /// Creates a gradient layer with no colours; it redraws when its bounds change.
     public required init() {
@@ -75,7 +76,6 @@ open class GradientLayer: Layer {
         guard b.width > 0, b.height > 0 else { return }
         func place(_ p: Point) -> Point { Point(x: b.minX + p.x * b.width, y: b.minY + p.y * b.height) }
         let start = place(startPoint), end = place(endPoint)
-        let gradient = self.gradient
         let geometry: Shading.Geometry
         context.saveGState()
         defer { context.restoreGState() }
@@ -96,16 +96,11 @@ open class GradientLayer: Layer {
         case .conic:
             geometry = .conic(center: start, angle: atan2(end.y - start.y, end.x - start.x))
         }
-        // The colour ramp is rebuilt only when the colours or locations change.
-        var shading: Shading
-        if var cached = cachedShading, cached.gradient == gradient {
-            cached.geometry = geometry
-            shading = cached
-        } else {
-            shading = Shading(gradient, geometry: geometry)
-        }
-        cachedShading = shading
-        shading.geometry = geometry
-        context.drawShading(shading)
+        // The stops and the colour ramp are refilled in place, and only when the colours or
+        // locations change: an animated gradient allocates nothing per frame.
+        if cachedShading == nil { cachedShading = Shading(Gradient(stops: []), geometry: geometry) }
+        cachedShading!.geometry = geometry
+        cachedShading!.setStops(colors: colors, locations: locations)
+        context.drawShading(cachedShading!)
     }
 }

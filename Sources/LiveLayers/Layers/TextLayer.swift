@@ -34,7 +34,9 @@ open class TextLayer: Layer {
     private var cachedLayout: (key: LayoutKey, layout: TextLayout)?
 
     private struct LayoutKey: Equatable {
-        var text: StyledText
+        // The two text properties as they are, so that checking the key builds no StyledText.
+        var string: String?
+        var styledText: StyledText?
         var style: TextStyle
         var size: Size
         var alignment: TextAlignment
@@ -62,15 +64,21 @@ open class TextLayer: Layer {
         return super.defaultAction(forKey: key)
     }
 
+    /// The colour text is laid out with: ``foregroundColor`` is applied when drawing, so that
+    /// an animated colour repaints the cached layout instead of laying it out again.
+    private static let layoutColor = Color.white
+
     /// The text as laid out in the current bounds (cached while nothing it depends on changes).
+    /// Glyphs of runs without a colour carry white here (``TextLayout/Glyph/hasStyleColor``);
+    /// they are drawn in ``foregroundColor``.
     public var layout: TextLayout {
         let b = bounds.standardized
-        let key = LayoutKey(text: styledText ?? StyledText(string ?? ""),
-                            style: TextStyle(fontFamily: font, fontSize: fontSize, color: foregroundColor),
+        let key = LayoutKey(string: styledText == nil ? string : nil, styledText: styledText,
+                            style: TextStyle(fontFamily: font, fontSize: fontSize, color: Self.layoutColor),
                             size: Size(width: b.width, height: b.height), alignment: alignmentMode,
                             isWrapped: isWrapped, truncation: truncationMode)
         if let cachedLayout, cachedLayout.key == key { return cachedLayout.layout }
-        let layout = TextLayout(key.text, style: key.style, width: b.width, height: b.height,
+        let layout = TextLayout(styledText ?? StyledText(string ?? ""), style: key.style, width: b.width, height: b.height,
                                 alignment: key.alignment, isWrapped: key.isWrapped, truncation: key.truncation)
         cachedLayout = (key, layout)
         return layout
@@ -79,6 +87,6 @@ open class TextLayer: Layer {
     open override func draw(in context: GraphicsContext) {
         let b = bounds.standardized
         guard b.width > 0, b.height > 0, styledText != nil || !(string ?? "").isEmpty else { return }
-        context.draw(layout, at: Point(x: b.minX, y: b.minY))
+        context.draw(layout, at: Point(x: b.minX, y: b.minY), styleColor: foregroundColor)
     }
 }

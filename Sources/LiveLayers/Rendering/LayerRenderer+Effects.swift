@@ -83,7 +83,7 @@ extension LayerRenderer {
             let t = record.deviceTransform
             let scale = abs(t.a * t.d - t.b * t.c).squareRoot()
             let sigma = fx.shadowRadius * scale / 2
-            let reach = AlphaBlur.boxWidths(sigma: sigma).reduce(0) { $0 + ($1 - 1) / 2 }
+            let reach = AlphaBlur.reach(sigma: sigma)
             let dx = Int((t.a * fx.shadowOffset.width + t.c * fx.shadowOffset.height).rounded())
             let dy = Int((t.b * fx.shadowOffset.width + t.d * fx.shadowOffset.height).rounded())
             record.shadowShift = (dx, dy, sigma)

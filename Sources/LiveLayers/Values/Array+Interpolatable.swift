@@ -14,6 +14,16 @@ extension Array: Interpolatable where Element: Interpolatable {
         return out
     }
 
+    /// Writes the elements into `result` in place when all three have the same length (no
+    /// allocation when `result`'s storage is not shared).
+    public func interpolate(to other: [Element], at fraction: Double, into result: inout [Element]) {
+        guard count == other.count, result.count == count else {
+            result = interpolated(to: other, at: fraction)
+            return
+        }
+        for i in indices { result[i] = self[i].interpolated(to: other[i], at: fraction) }
+    }
+
     public func adding(_ other: [Element]) -> [Element] {
         guard count == other.count else { return self }
         return indices.map { self[$0].adding(other[$0]) }

@@ -12,15 +12,26 @@ import Raster
 ///   sensibly outside 0...1 (springs and custom timing functions overshoot).
 /// - `adding(_:)` and `subtracting(_:)` serve `byValue`, `isAdditive` and `isCumulative`.
 /// - `distance(to:)` measures the arc length that paced keyframe animations share out.
+/// - `interpolate(to:at:into:)` is optional: values with storage of their own (arrays) write
+///   into `result`'s storage, so an animation frame allocates nothing once warm.
 public protocol Interpolatable: Equatable, Sendable {
     /// The value at `fraction` of the way from `self` to `other`.
     func interpolated(to other: Self, at fraction: Double) -> Self
+    /// Sets `result` to `interpolated(to: other, at: fraction)`, reusing its storage where the
+    /// type can (the default simply assigns).
+    func interpolate(to other: Self, at fraction: Double, into result: inout Self)
     /// The sum of the two values (for a transform: `self` then `other`).
     func adding(_ other: Self) -> Self
     /// The difference, so that `a.adding(b).subtracting(b) == a`.
     func subtracting(_ other: Self) -> Self
     /// A non-negative measure of how far apart the two values are.
     func distance(to other: Self) -> Double
+}
+
+extension Interpolatable {
+    public func interpolate(to other: Self, at fraction: Double, into result: inout Self) {
+        result = interpolated(to: other, at: fraction)
+    }
 }
 
 extension Double: Interpolatable {
@@ -83,6 +94,15 @@ extension Optional: Interpolatable where Wrapped: Interpolatable {
     public func interpolated(to other: Wrapped?, at fraction: Double) -> Wrapped? {
         if let a = self, let b = other { return a.interpolated(to: b, at: fraction) }
         return fraction < 0.5 ? self : other
+    }
+    public func interpolate(to other: Wrapped?, at fraction: Double, into result: inout Wrapped?) {
+        guard let a = self, let b = other, var kept = result else {
+            result = interpolated(to: other, at: fraction)
+            return
+        }
+        result = nil  // so that `kept` holds the only reference to its storage
+        a.interpolate(to: b, at: fraction, into: &kept)
+        result = kept
     }
     public func adding(_ other: Wrapped?) -> Wrapped? {
         if let a = self, let b = other { return a.adding(b) }

@@ -28,7 +28,19 @@ public final class AlphaBlur {
     /// The three box widths (odd) whose succession best approximates a Gaussian of `sigma`
     /// (Kovesi's "Fast almost-Gaussian filtering", as used by browsers for CSS shadows).
     public static func boxWidths(sigma: Double) -> [Int] {
-        guard sigma > 0, sigma.isFinite else { return [1, 1, 1] }
+        let w = widths(sigma: sigma)
+        return [w.0, w.1, w.2]
+    }
+
+    /// How far the blur of `sigma` spreads beyond its source, in pixels (the three boxes' radii).
+    public static func reach(sigma: Double) -> Int {
+        let w = widths(sigma: sigma)
+        return (w.0 - 1) / 2 + (w.1 - 1) / 2 + (w.2 - 1) / 2
+    }
+
+    /// ``boxWidths(sigma:)`` without an array, for the per-frame paths.
+    static func widths(sigma: Double) -> (Int, Int, Int) {
+        guard sigma > 0, sigma.isFinite else { return (1, 1, 1) }
         let n = 3.0
         let ideal = (12 * sigma * sigma / n + 1).squareRoot()
         var wl = Int(ideal.rounded(.down))
@@ -36,15 +48,15 @@ public final class AlphaBlur {
         wl = max(1, wl)
         let wu = wl + 2
         let m = ((12 * sigma * sigma - n * Double(wl * wl) - 4 * n * Double(wl) - 3 * n) / (-4 * Double(wl) - 4)).rounded()
-        return (0..<3).map { Double($0) < m ? wl : wu }
+        return (0 < m ? wl : wu, 1 < m ? wl : wu, 2 < m ? wl : wu)
     }
 
     /// Blurs the alpha of `source` over `region` (clipped to it) with a Gaussian of standard
     /// deviation `sigma` pixels; the result covers ``bounds``.
     public func blur(alphaOf source: Bitmap, in region: IntRect, sigma: Double) {
         let r = region.intersection(source.bounds)
-        let widths = Self.boxWidths(sigma: min(sigma, 512))
-        reach = widths.reduce(0) { $0 + ($1 - 1) / 2 }
+        let widths = Self.widths(sigma: min(sigma, 512))
+        reach = Self.reach(sigma: min(sigma, 512))
         bounds = IntRect(x: r.x - reach, y: r.y - reach, width: r.width + 2 * reach, height: r.height + 2 * reach)
         guard !r.isEmpty else { bounds = .zero; return }
         let w = bounds.width, h = bounds.height
@@ -54,7 +66,10 @@ public final class AlphaBlur {
             let out = plane + (y - bounds.y) * w + (r.x - bounds.x)
             for i in 0..<row.count { out[i] = Float(row[i] >> 24) / 255 }
         }
-        for width in widths where width > 1 {
+        // The three passes without an array of widths: nothing is allocated per blur.
+        for pass in 0..<3 {
+            let width = pass == 0 ? widths.0 : pass == 1 ? widths.1 : widths.2
+            guard width > 1 else { continue }
             Self.boxPass(plane, into: scratch, count: h, length: w, step: 1, lineStride: w, radius: (width - 1) / 2)
             Self.boxPass(scratch, into: plane, count: w, length: h, step: w, lineStride: 1, radius: (width - 1) / 2)
         }

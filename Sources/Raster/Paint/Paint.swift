@@ -29,7 +29,7 @@ public struct Gradient: Hashable, Sendable {
     }
 
     /// The stops, sorted by location; non-finite locations are dropped, the rest clamped to 0...1.
-    public let stops: [Stop]
+    public private(set) var stops: [Stop]
 
     /// Creates a gradient from its stops, in any order.
     public init(stops: [(location: Double, color: Color)]) {
@@ -37,6 +37,45 @@ public struct Gradient: Hashable, Sendable {
             .filter { $0.location.isFinite }
             .map { Stop(location: min(1, max(0, $0.location)), color: $0.color) }
             .sorted { $0.location < $1.location }
+    }
+
+    /// Replaces the stops with `colors` at `locations` (spread evenly when `locations` is `nil`
+    /// or has another count, as `CAGradientLayer` does), with the same clamping and sorting as
+    /// ``init(stops:)``, in the existing storage: nothing is allocated when it is not shared
+    /// and has room. Returns whether the stops changed.
+    @discardableResult
+    public mutating func setStops(colors: [Color], locations: [Double]?) -> Bool {
+        let n = colors.count
+        let given = locations.flatMap { $0.count == n ? $0 : nil }
+        var changed = false, w = 0
+        for i in 0..<n {
+            let location = given?[i] ?? (n == 1 ? 0 : Double(i) / Double(n - 1))
+            guard location.isFinite else { continue }
+            let stop = Stop(location: min(1, max(0, location)), color: colors[i])
+            if w < stops.count {
+                if stops[w] != stop { stops[w] = stop; changed = true }
+            } else {
+                stops.append(stop)
+                changed = true
+            }
+            w += 1
+        }
+        if w < stops.count {
+            stops.removeLast(stops.count - w)
+            changed = true
+        }
+        // Insertion sort: stable, in place, and stops are few. (Unchanged stops were sorted
+        // already, so an unsorted input always reads as changed above.)
+        if changed {
+            for i in stops.indices.dropFirst() {
+                var j = i
+                while j > 0 && stops[j - 1].location > stops[j].location {
+                    stops.swapAt(j - 1, j)
+                    j -= 1
+                }
+            }
+        }
+        return changed
     }
 
     /// A two-colour gradient from `start` at 0 to `end` at 1.

@@ -27,12 +27,12 @@ public struct Shading: Sendable, Hashable {
     }
 
     /// The colours and their locations.
-    public let gradient: Gradient
+    public private(set) var gradient: Gradient
     /// Where the locations lie.
     public var geometry: Geometry
     /// Whether an ordered dither is added before rounding (default `true`).
     public var isDithered: Bool
-    let ramp: ShadingRamp
+    private(set) var ramp: ShadingRamp
 
     /// Creates a shading; the colour ramp is built here, once.
     public init(_ gradient: Gradient, geometry: Geometry, isDithered: Bool = true) {
@@ -40,6 +40,18 @@ public struct Shading: Sendable, Hashable {
         self.geometry = geometry
         self.isDithered = isDithered
         ramp = ShadingRamp(gradient)
+    }
+
+    /// Replaces the gradient's stops (``Gradient/setStops(colors:locations:)``) and rebuilds
+    /// the colour ramp if they changed: in place when no other copy of this shading shares it,
+    /// so an animated gradient kept in one place allocates nothing per frame.
+    public mutating func setStops(colors: [Color], locations: [Double]?) {
+        guard gradient.setStops(colors: colors, locations: locations) else { return }
+        if isKnownUniquelyReferenced(&ramp) {
+            ramp.fill(gradient)
+        } else {
+            ramp = ShadingRamp(gradient)
+        }
     }
 
     public static func == (lhs: Shading, rhs: Shading) -> Bool {
@@ -67,17 +79,24 @@ public struct Shading: Sendable, Hashable {
 /// A gradient's colours at 1024 evenly spaced locations, premultiplied, each channel in 8.8
 /// fixed point packed into 16 bits of a `UInt64` (alpha, red, green, blue from high to low).
 final class ShadingRamp: @unchecked Sendable {
-    // Immutable after init: shared freely between threads.
+    // Immutable once shared: `fill` runs only in init or when the one shading that holds the
+    // ramp is its only reference (isKnownUniquelyReferenced), so no other thread can read it.
     static let count = 1024
     let entries: UnsafeMutablePointer<UInt64>
     /// Whether every entry is opaque (the source-over blend is then a copy).
-    let isOpaque: Bool
+    private(set) var isOpaque = false
 
     init(_ gradient: Gradient) {
         entries = .allocate(capacity: Self.count)
+        entries.initialize(repeating: 0, count: Self.count)
+        fill(gradient)
+    }
+
+    /// Computes every entry for `gradient`.
+    func fill(_ gradient: Gradient) {
         let stops = gradient.stops
         guard !stops.isEmpty else {
-            entries.initialize(repeating: 0, count: Self.count)
+            entries.update(repeating: 0, count: Self.count)
             isOpaque = false
             return
         }

@@ -14,6 +14,9 @@ public struct TextLayout: Sendable {
         /// The pen position on the baseline.
         public var position: Point
         public var color: Color
+        /// Whether `color` came from the ``TextStyle`` (the run has no colour of its own), so
+        /// that drawing can recolour it without laying out again.
+        public var hasStyleColor: Bool
     }
 
     /// One laid-out line.
@@ -35,6 +38,8 @@ public struct TextLayout: Sendable {
     public private(set) var lines: [Line] = []
     /// The widest line's width and the lines' total height.
     public private(set) var size = Size(width: 0, height: 0)
+    /// The glyph images the layout was drawn with, so drawing it again looks nothing up.
+    let images = LayoutGlyphImages()
 
     /// A character resolved to a glyph, before line breaking.
     private struct Item {
@@ -44,7 +49,10 @@ public struct TextLayout: Sendable {
         var advance: Double
         /// Kerning with the previous item of the same run, already in pixels.
         var kern: Double
+        /// The glyph's offset from the pen (HarfBuzz's mark positioning), in pixels.
+        var offset = Point.zero
         var color: Color
+        var hasStyleColor: Bool
         var isSpace: Bool
         var isNewline: Bool
     }
@@ -65,12 +73,12 @@ public struct TextLayout: Sendable {
             let size = max(0, run.fontSize ?? style.fontSize)
             let color = run.color ?? style.color
             guard let typeface = Typeface.named(family) ?? Typeface.default else { continue }
-            var scalars = run.string.unicodeScalars.makeIterator()
-            typeface.shape(run.string.unicodeScalars) { glyph, advance, kern in
-                let s = scalars.next()?.value ?? 0
+            typeface.shape(run.string.unicodeScalars) { shaped in
+                let s = shaped.scalar.value
                 let newline = s == 0x0A
-                items.append(Item(typeface: typeface, glyph: glyph, size: size, advance: newline ? 0 : advance * size,
-                                  kern: kern * size, color: color, isSpace: s == 0x20 || s == 0x09, isNewline: newline))
+                items.append(Item(typeface: typeface, glyph: shaped.glyph, size: size, advance: newline ? 0 : shaped.advance * size,
+                                  kern: shaped.kern * size, offset: Point(x: shaped.offset.x * size, y: shaped.offset.y * size),
+                                  color: color, hasStyleColor: run.color == nil, isSpace: s == 0x20 || s == 0x09, isNewline: newline))
             }
         }
         let limit = width.map { max(0, $0) }
@@ -135,7 +143,7 @@ public struct TextLayout: Sendable {
                 if j > 0 { pen += item.kern }
                 if !item.isSpace && !item.isNewline {
                     glyphs.append(Glyph(typeface: item.typeface, glyph: item.glyph, size: item.size,
-                                        position: Point(x: pen, y: baseline), color: item.color))
+                                        position: Point(x: pen + item.offset.x, y: baseline + item.offset.y), color: item.color, hasStyleColor: item.hasStyleColor))
                 }
                 pen += item.advance + (item.isSpace ? extraPerSpace : 0)
             }
@@ -210,7 +218,7 @@ public struct TextLayout: Sendable {
         let face = sample.typeface
         let glyph = face.glyph(for: "\u{2026}")
         let ellipsis = Item(typeface: face, glyph: glyph, size: sample.size, advance: face.advance(of: glyph) * sample.size,
-                            kern: 0, color: sample.color, isSpace: false, isNewline: false)
+                            kern: 0, color: sample.color, hasStyleColor: sample.hasStyleColor, isSpace: false, isNewline: false)
         let room = limit - ellipsis.advance
         guard room > 0 else { return [ellipsis] }
         var body = Array(trimmed(line))

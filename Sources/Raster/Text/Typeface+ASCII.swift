@@ -40,15 +40,22 @@ extension GlyphImage {
         let r = IntRect(x: x0, y: y0, width: width, height: height).intersection(clip).intersection(bitmap.bounds)
         guard !r.isEmpty else { return }
         let pixels = bitmap.pixels, stride = bitmap.stride
+        let opaque = pixel >> 24 == 255
         for y in r.y..<r.maxY {
             let src = coverage + (y - y0) * width - x0
             let row = pixels + y * stride
-            let maskRow = mask?.row(y)
+            if let maskRow = mask?.row(y) {
+                for x in r.x..<r.maxX {
+                    let c = PixelMath.mul(UInt32(src[x]), UInt32(maskRow[x]))
+                    if c != 0 { row[x] = PixelMath.over(PixelMath.scale(pixel, c), row[x]) }
+                }
+                continue
+            }
             for x in r.x..<r.maxX {
-                var c = UInt32(src[x])
-                if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
+                let c = UInt32(src[x])
                 if c == 0 { continue }
-                row[x] = PixelMath.over(PixelMath.scale(pixel, c), row[x])
+                // Fully covered by an opaque colour: the pixel is the colour (most of a glyph's stems).
+                row[x] = c == 255 && opaque ? pixel : PixelMath.over(PixelMath.scale(pixel, c), row[x])
             }
         }
     }

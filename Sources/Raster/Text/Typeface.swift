@@ -1,6 +1,7 @@
 // Typeface: one font file through FreeType, found by family name through fontconfig, with its glyph caches.
 
 import CFreeType
+import CHarfBuzz
 import Synchronization
 
 /// A font face: glyph outlines and metrics from FreeType, found by family name through fontconfig.
@@ -31,6 +32,12 @@ public final class Typeface: @unchecked Sendable {
 
     private let library: FT_Library
     private let face: FT_Face
+    /// The same font file for HarfBuzz, at a scale of one unit per font unit; `nil` if HarfBuzz
+    /// finds no glyphs in it (runs are then mapped character by character with `kern` kerning).
+    private let shaper: OpaquePointer?
+    /// One shaping buffer and one list of scalars, reused under the lock.
+    private let shapingBuffer: OpaquePointer?
+    private var shapingScalars: [UInt32] = []
     private let lock = Mutex(())
     private var glyphIndices: [UInt32: UInt32] = [:]
     private var advances: [UInt32: Double] = [:]
@@ -100,9 +107,26 @@ public final class Typeface: @unchecked Sendable {
         ascender = Double(face.pointee.ascender) / upem
         descender = -Double(face.pointee.descender) / upem
         lineHeight = Double(face.pointee.height) / upem
+        (shaper, shapingBuffer) = Self.makeShaper(path: path, index: index, unitsPerEm: Int32(face.pointee.units_per_EM))
+    }
+
+    private static func makeShaper(path: String, index: Int, unitsPerEm: Int32) -> (OpaquePointer?, OpaquePointer?) {
+        guard let blob = hb_blob_create_from_file(path) else { return (nil, nil) }
+        defer { hb_blob_destroy(blob) }
+        guard let hbFace = hb_face_create(blob, UInt32(clamping: index)) else { return (nil, nil) }
+        defer { hb_face_destroy(hbFace) }
+        guard hb_face_get_glyph_count(hbFace) > 0, let font = hb_font_create(hbFace) else { return (nil, nil) }
+        hb_font_set_scale(font, unitsPerEm, unitsPerEm)
+        guard let buffer = hb_buffer_create(), hb_buffer_allocation_successful(buffer) != 0 else {
+            hb_font_destroy(font)
+            return (nil, nil)
+        }
+        return (font, buffer)
     }
 
     deinit {
+        hb_buffer_destroy(shapingBuffer)
+        hb_font_destroy(shaper)
         FT_Done_Face(face)
         FT_Done_FreeType(library)
     }
@@ -151,15 +175,54 @@ public final class Typeface: @unchecked Sendable {
         return k
     }
 
-    /// Glyph indices, advances and kernings for a run of text, in one locked pass.
-    func shape(_ scalars: String.UnicodeScalarView, into body: (UInt32, Double, Double) -> Void) {
+    /// One glyph of a shaped run (``shape(_:into:)``), in em.
+    struct ShapedGlyph {
+        var glyph: UInt32
+        /// The first character of the glyph's cluster (a ligature's first letter).
+        var scalar: Unicode.Scalar
+        /// The glyph's own advance: FreeType's unscaled advance, as ``advance(of:)``.
+        var advance: Double
+        /// What shaping adds to the previous glyph's advance before this glyph (kerning).
+        var kern: Double
+        /// The glyph's offset from its pen position (marks), y growing downward.
+        var offset: Point
+    }
+
+    /// Shapes a run of text with HarfBuzz (ligatures, GPOS and `kern` kerning, marks), in one
+    /// locked pass; characters map one to one with `kern`-table kerning if HarfBuzz cannot read
+    /// the font.
+    func shape(_ scalars: String.UnicodeScalarView, into body: (ShapedGlyph) -> Void) {
         lock.withLock { _ in
-            var previous: UInt32?
-            for s in scalars {
-                let g = glyphLocked(s.value)
-                let kern = previous.map { kerningLocked($0, g) } ?? 0
-                body(g, advanceLocked(g), kern)
-                previous = g
+            guard let shaper, let buffer = shapingBuffer else {
+                var previous: UInt32?
+                for s in scalars {
+                    let g = glyphLocked(s.value)
+                    let kern = previous.map { kerningLocked($0, g) } ?? 0
+                    body(ShapedGlyph(glyph: g, scalar: s, advance: advanceLocked(g), kern: kern, offset: .zero))
+                    previous = g
+                }
+                return
+            }
+            shapingScalars.removeAll(keepingCapacity: true)
+            for s in scalars { shapingScalars.append(s.value) }
+            guard !shapingScalars.isEmpty else { return }
+            hb_buffer_clear_contents(buffer)
+            shapingScalars.withUnsafeBufferPointer { hb_buffer_add_utf32(buffer, $0.baseAddress, Int32($0.count), 0, Int32($0.count)) }
+            hb_buffer_guess_segment_properties(buffer)
+            hb_shape(shaper, buffer, nil, 0)
+            var count: UInt32 = 0
+            guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
+                  let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return }
+            var previousAdjustment = 0.0
+            for i in 0..<Int(count) {
+                let g = infos[i].codepoint
+                let advance = advanceLocked(g)
+                let cluster = min(Int(infos[i].cluster), shapingScalars.count - 1)
+                let p = positions[i]
+                body(ShapedGlyph(glyph: g, scalar: Unicode.Scalar(shapingScalars[cluster]) ?? " ", advance: advance,
+                                 kern: i > 0 ? previousAdjustment : 0,
+                                 offset: Point(x: Double(p.x_offset) / unitsPerEm, y: -Double(p.y_offset) / unitsPerEm)))
+                previousAdjustment = Double(p.x_advance) / unitsPerEm - advance
             }
         }
     }

@@ -1,0 +1,3 @@
+// CHarfBuzz: HarfBuzz text shaping (ligatures from GSUB, kerning and mark positions from GPOS).
+#pragma once
+#include <hb.h>
