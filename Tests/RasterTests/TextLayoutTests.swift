@@ -110,6 +110,26 @@ import Testing
         #expect(abs(h.size.width - pen) < 1e-9)
     }
 
+    @Test func updateLaysOutAgainInTheSameStorage() throws {
+        let style = TextStyle(fontSize: 24)
+        var clock = TextLayout("12:00", style: style, width: 120, alignment: .center)
+        let storage = clock.glyphs.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) }
+        for text in ["12:01", "12:11", "09:59", "10:00"] {
+            clock.update(text, style: style, width: 120, alignment: .center)
+            let fresh = TextLayout(StyledText(text), style: style, width: 120, alignment: .center)
+            #expect(clock.glyphs.map(\.glyph) == fresh.glyphs.map(\.glyph))
+            #expect(clock.glyphs.map(\.position) == fresh.glyphs.map(\.position))
+            #expect(clock.lines == fresh.lines && clock.size == fresh.size)
+            #expect(clock.glyphs.withUnsafeBufferPointer { $0.baseAddress.map(UnsafeRawPointer.init) } == storage)
+        }
+        // A copy keeps its own glyphs when the other is laid out again.
+        let copy = clock
+        clock.update(StyledText(runs: [TextRun("A longer line of text", color: .red)]), style: style, width: 120,
+                     isWrapped: true, truncation: .end)
+        #expect(copy.glyphs.count == 5 && clock.glyphs.count > 5)
+        #expect(clock.glyphs.allSatisfy { !$0.hasStyleColor && $0.color == .red })
+    }
+
     @Test func asciiDrawingMatchesTheLaidOutText() throws {
         let face = try #require(Typeface.named("DejaVu Sans Mono"))
         let text = "FPS 59.9  p99 16.71 ms\nAV To"

@@ -78,10 +78,22 @@ open class TextLayer: Layer {
                             size: Size(width: b.width, height: b.height), alignment: alignmentMode,
                             isWrapped: isWrapped, truncation: truncationMode)
         if let cachedLayout, cachedLayout.key == key { return cachedLayout.layout }
-        let layout = TextLayout(styledText ?? StyledText(string ?? ""), style: key.style, width: b.width, height: b.height,
-                                alignment: key.alignment, isWrapped: key.isWrapped, truncation: key.truncation)
-        cachedLayout = (key, layout)
-        return layout
+        guard cachedLayout != nil else {
+            let layout = TextLayout(styledText ?? StyledText(string ?? ""), style: key.style, width: b.width, height: b.height,
+                                    alignment: key.alignment, isWrapped: key.isWrapped, truncation: key.truncation)
+            cachedLayout = (key, layout)
+            return layout
+        }
+        // Laid out again in the cached layout's storage: a clock's new string allocates nothing.
+        cachedLayout!.key = key
+        if let styledText {
+            cachedLayout!.layout.update(styledText, style: key.style, width: b.width, height: b.height,
+                                        alignment: key.alignment, isWrapped: key.isWrapped, truncation: key.truncation)
+        } else {
+            cachedLayout!.layout.update(string ?? "", style: key.style, width: b.width, height: b.height,
+                                        alignment: key.alignment, isWrapped: key.isWrapped, truncation: key.truncation)
+        }
+        return cachedLayout!.layout
     }
 
     open override func draw(in context: GraphicsContext) {

@@ -19,8 +19,16 @@ final class LayoutGlyphImages: Sendable {
     /// Runs `body` with one entry per glyph of a layout of `count` glyphs, under the lock.
     func withEntries(count: Int, _ body: (UnsafeMutableBufferPointer<Entry>) -> Void) {
         entries.withLock { entries in
-            if entries.count != count { entries = Array(repeating: Entry(), count: count) }
+            if entries.count != count {
+                entries.removeAll(keepingCapacity: true)
+                entries.append(contentsOf: repeatElement(Entry(), count: count))
+            }
             entries.withUnsafeMutableBufferPointer { body($0) }
         }
+    }
+
+    /// Forgets every entry (the layout was laid out again), keeping the storage.
+    func reset() {
+        entries.withLock { $0.removeAll(keepingCapacity: true) }
     }
 }

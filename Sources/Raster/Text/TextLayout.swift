@@ -39,10 +39,12 @@ public struct TextLayout: Sendable {
     /// The widest line's width and the lines' total height.
     public private(set) var size = Size(width: 0, height: 0)
     /// The glyph images the layout was drawn with, so drawing it again looks nothing up.
-    let images = LayoutGlyphImages()
+    private(set) var images = LayoutGlyphImages()
+    /// The items and line ranges of the last layout, kept for the next ``update(_:style:width:height:alignment:isWrapped:truncation:)``.
+    private var scratch = LayoutScratch()
 
     /// A character resolved to a glyph, before line breaking.
-    private struct Item {
+    fileprivate struct Item {
         var typeface: Typeface
         var glyph: UInt32
         var size: Double
@@ -57,6 +59,19 @@ public struct TextLayout: Sendable {
         var isNewline: Bool
     }
 
+    /// One line before placement: a range of the scratch items.
+    fileprivate struct LineRange {
+        var range: Range<Int>
+        var endsParagraph: Bool
+    }
+
+    /// Working storage of a layout pass, reused by the next pass of the same layout.
+    fileprivate final class LayoutScratch: @unchecked Sendable {
+        // @unchecked: only touched by a layout pass of a layout that holds the only reference.
+        var items: [Item] = []
+        var lines: [LineRange] = []
+    }
+
     /// Lays out `text`.
     /// - Parameters:
     ///   - style: the attributes of runs that have none.
@@ -67,8 +82,35 @@ public struct TextLayout: Sendable {
     ///     wider than `width`, or the last line kept when wrapped lines overflow `height`).
     public init(_ text: StyledText, style: TextStyle = TextStyle(), width: Double? = nil, height: Double? = nil,
                 alignment: TextAlignment = .natural, isWrapped: Bool = false, truncation: TruncationMode = .none) {
-        var items: [Item] = []
-        for run in text.runs {
+        lay(text.runs, style: style, width: width, height: height, alignment: alignment, isWrapped: isWrapped, truncation: truncation)
+    }
+
+    /// Lays out `text` again in this layout's storage, as ``init(_:style:width:height:alignment:isWrapped:truncation:)``
+    /// would: when no other copy of the layout shares it, text that changes (a clock) is laid
+    /// out without allocating once the arrays have grown to fit.
+    public mutating func update(_ text: StyledText, style: TextStyle = TextStyle(), width: Double? = nil, height: Double? = nil,
+                                alignment: TextAlignment = .natural, isWrapped: Bool = false, truncation: TruncationMode = .none) {
+        lay(text.runs, style: style, width: width, height: height, alignment: alignment, isWrapped: isWrapped, truncation: truncation)
+    }
+
+    /// ``update(_:style:width:height:alignment:isWrapped:truncation:)`` for a string with no
+    /// attributes of its own (no run array is made).
+    public mutating func update(_ string: String, style: TextStyle = TextStyle(), width: Double? = nil, height: Double? = nil,
+                                alignment: TextAlignment = .natural, isWrapped: Bool = false, truncation: TruncationMode = .none) {
+        lay(CollectionOfOne(TextRun(string)), style: style, width: width, height: height, alignment: alignment,
+            isWrapped: isWrapped, truncation: truncation)
+    }
+
+    private mutating func lay<Runs: Collection<TextRun>>(_ runs: Runs, style: TextStyle, width: Double?, height: Double?,
+                                                        alignment: TextAlignment, isWrapped: Bool, truncation: TruncationMode) {
+        glyphs.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        if isKnownUniquelyReferenced(&images) { images.reset() } else { images = LayoutGlyphImages() }
+        if !isKnownUniquelyReferenced(&scratch) { scratch = LayoutScratch() }
+        let scratch = self.scratch
+        scratch.items.removeAll(keepingCapacity: true)
+        scratch.lines.removeAll(keepingCapacity: true)
+        for run in runs {
             let family = run.fontFamily ?? style.fontFamily
             let size = max(0, run.fontSize ?? style.fontSize)
             let color = run.color ?? style.color
@@ -76,51 +118,59 @@ public struct TextLayout: Sendable {
             typeface.shape(run.string.unicodeScalars) { shaped in
                 let s = shaped.scalar.value
                 let newline = s == 0x0A
-                items.append(Item(typeface: typeface, glyph: shaped.glyph, size: size, advance: newline ? 0 : shaped.advance * size,
-                                  kern: shaped.kern * size, offset: Point(x: shaped.offset.x * size, y: shaped.offset.y * size),
-                                  color: color, hasStyleColor: run.color == nil, isSpace: s == 0x20 || s == 0x09, isNewline: newline))
+                scratch.items.append(Item(typeface: typeface, glyph: shaped.glyph, size: size, advance: newline ? 0 : shaped.advance * size,
+                                          kern: shaped.kern * size, offset: Point(x: shaped.offset.x * size, y: shaped.offset.y * size),
+                                          color: color, hasStyleColor: run.color == nil, isSpace: s == 0x20 || s == 0x09, isNewline: newline))
             }
         }
+        let textCount = scratch.items.count
         let limit = width.map { max(0, $0) }
-        var rawLines: [(items: ArraySlice<Item>, endsParagraph: Bool)] = []
+        // Lines as ranges of the items; a truncated line's items are appended after the text's.
         var start = 0
-        while start <= items.count {
+        while start <= textCount, textCount > 0 {
             var end = start
-            while end < items.count && !items[end].isNewline { end += 1 }
-            let paragraph = items[start..<end]
+            while end < textCount && !scratch.items[end].isNewline { end += 1 }
             if isWrapped, let limit {
-                Self.wrap(paragraph, to: limit) { rawLines.append(($0, false)) }
-                rawLines[rawLines.count - 1].endsParagraph = true
+                Self.wrap(scratch.items, start..<end, to: limit) { scratch.lines.append(LineRange(range: $0, endsParagraph: false)) }
+                scratch.lines[scratch.lines.count - 1].endsParagraph = true
             } else {
-                rawLines.append((paragraph, true))
+                scratch.lines.append(LineRange(range: start..<end, endsParagraph: true))
             }
             start = end + 1
         }
-        if items.isEmpty { rawLines = [] }
+        let rawLineCount = scratch.lines.count
 
         // Keep the lines that fit the height (at least one), then truncate.
-        var kept: [[Item]] = rawLines.map { Array($0.items) }
         var overflowed = false
         if isWrapped, let height {
             var total = 0.0, count = 0
-            for line in kept {
-                let h = Self.lineHeight(line, fallback: style)
+            for line in scratch.lines {
+                let h = Self.lineMetrics(scratch.items[line.range], fallback: style).height
                 if count > 0 && total + h > height + 1e-9 { break }
                 total += h
                 count += 1
             }
-            overflowed = count < kept.count
-            kept.removeLast(kept.count - count)
+            overflowed = count < scratch.lines.count
+            scratch.lines.removeLast(scratch.lines.count - count)
         }
         if truncation != .none, let limit {
-            for i in kept.indices where (!isWrapped && Self.width(kept[i]) > limit + 1e-9) || (overflowed && i == kept.count - 1) {
-                kept[i] = Self.truncate(kept[i], to: limit, mode: overflowed && isWrapped ? .end : truncation)
+            for i in scratch.lines.indices {
+                let line = scratch.items[scratch.lines[i].range]
+                guard (!isWrapped && Self.width(line) > limit + 1e-9) || (overflowed && i == scratch.lines.count - 1) else { continue }
+                let shortened = Self.truncate(Array(line), to: limit, mode: overflowed && isWrapped ? .end : truncation)
+                let first = scratch.items.count
+                scratch.items.append(contentsOf: shortened)
+                scratch.lines[i].range = first..<scratch.items.count
             }
         }
 
-        let boxWidth = limit ?? kept.map { Self.width($0) }.max() ?? 0
+        var boxWidth = limit ?? 0
+        if limit == nil {
+            for line in scratch.lines { boxWidth = max(boxWidth, Self.width(scratch.items[line.range])) }
+        }
         var top = 0.0, widest = 0.0
-        for (i, line) in kept.enumerated() {
+        for (i, lineRange) in scratch.lines.enumerated() {
+            let line = scratch.items[lineRange.range]
             let (ascent, height) = Self.lineMetrics(line, fallback: style)
             let baseline = top + ascent
             let lineWidth = Self.width(line)
@@ -132,18 +182,21 @@ public struct TextLayout: Sendable {
             case .center: x = (boxWidth - lineWidth) / 2
             }
             var extraPerSpace = 0.0
-            let endsParagraph = i >= rawLines.count || rawLines[i].endsParagraph
+            let endsParagraph = i >= rawLineCount || lineRange.endsParagraph
             if alignment == .justified, !endsParagraph, lineWidth < boxWidth {
-                let spaces = Self.trimmed(line).filter(\.isSpace).count
+                var spaces = 0
+                for item in Self.trimmed(line) where item.isSpace { spaces += 1 }
                 if spaces > 0 { extraPerSpace = (boxWidth - lineWidth) / Double(spaces) }
             }
             let first = glyphs.count
             var pen = x
-            for (j, item) in line.enumerated() {
-                if j > 0 { pen += item.kern }
+            for j in line.indices {
+                let item = line[j]
+                if j > line.startIndex { pen += item.kern }
                 if !item.isSpace && !item.isNewline {
                     glyphs.append(Glyph(typeface: item.typeface, glyph: item.glyph, size: item.size,
-                                        position: Point(x: pen + item.offset.x, y: baseline + item.offset.y), color: item.color, hasStyleColor: item.hasStyleColor))
+                                        position: Point(x: pen + item.offset.x, y: baseline + item.offset.y), color: item.color,
+                                        hasStyleColor: item.hasStyleColor))
                 }
                 pen += item.advance + (item.isSpace ? extraPerSpace : 0)
             }
@@ -155,15 +208,15 @@ public struct TextLayout: Sendable {
     }
 
     /// Greedy line breaking at spaces; a word wider than the limit breaks between characters.
-    private static func wrap(_ paragraph: ArraySlice<Item>, to limit: Double, emit: (ArraySlice<Item>) -> Void) {
-        var lineStart = paragraph.startIndex
+    private static func wrap(_ items: [Item], _ paragraph: Range<Int>, to limit: Double, emit: (Range<Int>) -> Void) {
+        var lineStart = paragraph.lowerBound
         guard !paragraph.isEmpty else { emit(paragraph); return }
-        while lineStart < paragraph.endIndex {
+        while lineStart < paragraph.upperBound {
             var pen = 0.0, lastBreak: Int?
             var i = lineStart
-            var end = paragraph.endIndex
-            while i < paragraph.endIndex {
-                let item = paragraph[i]
+            var end = paragraph.upperBound
+            while i < paragraph.upperBound {
+                let item = items[i]
                 let next = pen + (i > lineStart ? item.kern : 0) + item.advance
                 if item.isSpace {
                     lastBreak = i + 1
@@ -174,15 +227,15 @@ public struct TextLayout: Sendable {
                 pen = next
                 i += 1
             }
-            emit(paragraph[lineStart..<end])
+            emit(lineStart..<end)
             lineStart = end
         }
     }
 
-    private static func trimmed(_ line: [Item]) -> ArraySlice<Item> {
-        var end = line.count
-        while end > 0 && line[end - 1].isSpace { end -= 1 }
-        return line[0..<end]
+    private static func trimmed(_ line: ArraySlice<Item>) -> ArraySlice<Item> {
+        var end = line.endIndex
+        while end > line.startIndex && line[end - 1].isSpace { end -= 1 }
+        return line[line.startIndex..<end]
     }
 
     private static func width<C: Collection>(_ line: C) -> Double where C.Element == Item {
@@ -195,7 +248,7 @@ public struct TextLayout: Sendable {
         return pen - trailing
     }
 
-    private static func lineMetrics(_ line: [Item], fallback: TextStyle) -> (ascent: Double, height: Double) {
+    private static func lineMetrics(_ line: ArraySlice<Item>, fallback: TextStyle) -> (ascent: Double, height: Double) {
         var ascent = 0.0, height = 0.0
         for item in line {
             ascent = max(ascent, item.typeface.ascender * item.size)
@@ -208,10 +261,6 @@ public struct TextLayout: Sendable {
         return (ascent, height)
     }
 
-    private static func lineHeight(_ line: [Item], fallback: TextStyle) -> Double {
-        lineMetrics(line, fallback: fallback).height
-    }
-
     /// `line` shortened with an ellipsis to fit `limit`.
     private static func truncate(_ line: [Item], to limit: Double, mode: TruncationMode) -> [Item] {
         guard let sample = line.last(where: { !$0.isNewline }) ?? line.first else { return line }
@@ -221,7 +270,7 @@ public struct TextLayout: Sendable {
                             kern: 0, color: sample.color, hasStyleColor: sample.hasStyleColor, isSpace: false, isNewline: false)
         let room = limit - ellipsis.advance
         guard room > 0 else { return [ellipsis] }
-        var body = Array(trimmed(line))
+        var body = Array(trimmed(line[...]))
         switch mode {
         case .none:
             return line
