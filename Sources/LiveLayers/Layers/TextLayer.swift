@@ -6,8 +6,8 @@ import Raster
 /// to the width when ``isWrapped``, aligned by ``alignmentMode`` and shortened with an ellipsis
 /// by ``truncationMode``.
 ///
-/// Fonts are found by family name through fontconfig (``Raster/Typeface``); glyph advances and
-/// kerning are FreeType's. ``styledText`` (runs with their own font, size and colour) takes
+/// Fonts are found by family name through fontconfig (``Raster/Typeface``); runs are shaped by
+/// HarfBuzz (ligatures, GPOS kerning) over FreeType's glyph advances. ``styledText`` (runs with their own font, size and colour) takes
 /// precedence over ``string``; runs without attributes use ``font``, ``fontSize`` and
 /// ``foregroundColor``. `fontSize` and `foregroundColor` animate, implicitly too.
 ///

@@ -1,9 +1,9 @@
-// TextLayout: styled text broken into lines, with every glyph placed (advances and kerning from FreeType).
+// TextLayout: styled text shaped by HarfBuzz and broken into lines, with every glyph placed.
 
-/// Styled text laid out in lines: glyphs placed with the font's advances and kerning, lines
-/// broken at spaces (or anywhere in a word longer than the width), aligned, and shortened with
-/// an ellipsis where asked. Coordinates: origin at the top-left of the text box, y downward,
-/// each glyph's position on its baseline.
+/// Styled text laid out in lines: runs shaped by HarfBuzz (ligatures, kerning, marks) over the
+/// font's FreeType advances, lines broken at spaces (or anywhere in a word longer than the
+/// width), aligned, and shortened with an ellipsis where asked. Coordinates: origin at the
+/// top-left of the text box, y downward, each glyph's position on its baseline.
 public struct TextLayout: Sendable {
     /// One glyph, placed.
     public struct Glyph: Sendable {

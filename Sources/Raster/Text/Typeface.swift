@@ -4,7 +4,8 @@ import CFreeType
 import CHarfBuzz
 import Synchronization
 
-/// A font face: glyph outlines and metrics from FreeType, found by family name through fontconfig.
+/// A font face: glyph outlines and metrics from FreeType, found by family name through fontconfig,
+/// and shaped by HarfBuzz (the same file opened by HarfBuzz's own OpenType functions).
 ///
 /// Metrics are FreeType's unhinted (linear) ones, so a string's advance does not depend on the
 /// size it is drawn at beyond scaling. Glyph images are rendered by FreeType's grayscale
