@@ -153,3 +153,66 @@ extension RuntimeSuites.RecordedContentTests {
         #expect(recording.isComplete && recording.fills.count == 2)
     }
 }
+
+extension RuntimeSuites.RecordedContentTests {
+    /// Drawn content and a shape whose redrawing keys animate under a paused ancestor (Lottie's
+    /// root, whose time offset is the frame): scrubbing the ancestor redraws them under damage
+    /// tracking, at the same media time and at later ones, as a fresh tree drawn whole shows them.
+    @Test func scrubbingAPausedAncestorRedrawsAnimatedDrawnContent() throws {
+        freshRuntime()
+        func scene() throws -> (root: Layer, paused: Layer) {
+            let (root, wedge) = try maskedScene()
+            let image = root.sublayers[0]
+            image.mask = nil
+            image.contents = nil
+            let paused = Layer()
+            paused.frame = image.frame
+            paused.speed = 0
+            root.addSublayer(paused)
+            wedge.frame = paused.bounds
+            paused.addSublayer(wedge)
+            let animation = BasicAnimation(keyPath: "sweep")
+            animation.fromValue = 0.0
+            animation.toValue = 2 * Double.pi
+            animation.duration = 1
+            animation.beginTime = 1e-100
+            animation.fillMode = .both
+            animation.isRemovedOnCompletion = false
+            wedge.add(animation, forKey: "grow")
+            // A shape whose path animates (as Lottie's shapes do), drawn straight into the frame.
+            let shape = ShapeLayer()
+            shape.frame = paused.bounds
+            shape.fillColor = Color(rgb: 0x3080F0)
+            func ellipse(_ rect: Rect) -> Path {
+                var path = Path()
+                path.addEllipse(in: rect)
+                return path
+            }
+            let move = BasicAnimation(keyPath: "path")
+            move.fromValue = ellipse(Rect(x: 0, y: 0, width: 20, height: 20))
+            move.toValue = ellipse(Rect(x: 60, y: 50, width: 30, height: 40))
+            move.duration = 1
+            move.beginTime = 1e-100
+            move.fillMode = .both
+            move.isRemovedOnCompletion = false
+            shape.add(move, forKey: "move")
+            paused.addSublayer(shape)
+            return (root, paused)
+        }
+        let (trackedRoot, trackedPaused) = try scene()
+        let tracked = try Bitmap(width: 120, height: 100)
+        let damaged = LayerRenderer()
+        var time = 0.0
+        for (i, offset) in [0.1, 0.3, 0.3, 0.6, 0.2, 0.9, 0.5].enumerated() {
+            trackedPaused.timeOffset = offset
+            if i % 2 == 0 { time += 1.0 / 60 }   // scrubbed while media time advances, and while it stands still
+            damaged.render(trackedRoot, at: time, into: tracked)
+            // The same frame from a fresh tree, drawn whole by a fresh renderer.
+            let (fullRoot, fullPaused) = try scene()
+            fullPaused.timeOffset = offset
+            let full = try Bitmap(width: 120, height: 100)
+            LayerRenderer().render(fullRoot, at: time, into: full)
+            #expect(difference(tracked, full, tolerance: 0)?.differingPixels == 0, "offset \(offset) at \(time)")
+        }
+    }
+}

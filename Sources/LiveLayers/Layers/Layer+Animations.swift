@@ -12,8 +12,9 @@ final class AttachedAnimation {
     var hasStopped = false
     /// Whether an animated key redraws the layer (`needsDisplay(forKey:)`).
     var redrawsLayer = false
-    /// The phase the renderer last drew this animation in.
+    /// The phase and active time the renderer last drew this animation at.
     var lastDrawnPhase: TimingModel.Phase?
+    var lastDrawnActiveTime = Double.nan
     var completionGroups: [CompletionGroup]
 
     init(key: String?, animation: Animation, completionGroups: [CompletionGroup]) {
@@ -194,8 +195,8 @@ extension Layer {
     }
 
     /// Whether an animation of a key that redraws the layer (``needsDisplay(forKey:)``)
-    /// shows a different value at `t` than at the previous call: it is running, or it has
-    /// just entered or left a fill.
+    /// shows a different value at `t` than at the previous call: its active time moved (it
+    /// runs, or a paused ancestor's time offset was scrubbed), or it entered or left a fill.
     func redrawingAnimationChanged(atMediaTime t: Double) -> Bool {
         var changed = false
         var local: Double?
@@ -203,9 +204,11 @@ extension Layer {
             let lt = local ?? localTime(fromMediaTime: t)
             local = lt
             let timing = record.timing
-            let phase = timing.phase(activeTime: timing.activeTime(parentTime: lt))
-            if (phase == .active && timing.speed != 0 && effectiveSpeed != 0) || phase != record.lastDrawnPhase { changed = true }
+            let active = timing.activeTime(parentTime: lt)
+            let phase = timing.phase(activeTime: active)
+            if phase != record.lastDrawnPhase || (phase == .active && active != record.lastDrawnActiveTime) { changed = true }
             record.lastDrawnPhase = phase
+            record.lastDrawnActiveTime = active
         }
         return changed
     }
