@@ -81,4 +81,27 @@ struct LottieRenderingTests {
         #expect(isRed(image[25, 50]))
         #expect(image[75, 50] == 0)
     }
+    /// Frames played in order through one damage-tracking renderer, and scrubbed back, show what
+    /// each frame drawn alone shows (the root is paused; its time offset is the frame).
+    @Test func framesPlayedInOrderMatchFramesDrawnAlone() throws {
+        let morph = #"{"ty":"sh","ks":{"a":1,"k":[{"t":0,"s":[{"c":true,"v":[[10,10],[40,10],[40,40]],"i":[[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0]]}],"o":{"x":0.3,"y":0},"i":{"x":0.7,"y":1}},{"t":10,"s":[{"c":true,"v":[[10,60],[90,20],[70,90]],"i":[[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0]]}]}]}}"#
+        let fill = #"{"ty":"fl","c":{"a":1,"k":[{"t":0,"s":[1,0,0,1],"o":{"x":0,"y":0},"i":{"x":1,"y":1}},{"t":10,"s":[0,0,1,1]}]},"o":{"a":0,"k":100}}"#
+        let gradient = #"{"ty":"gf","t":1,"s":{"a":0,"k":[0,0]},"e":{"a":1,"k":[{"t":0,"s":[20,0],"o":{"x":0,"y":0},"i":{"x":1,"y":1}},{"t":10,"s":[100,100]}]},"g":{"p":2,"k":{"a":0,"k":[0,1,1,0,1,0,1,1]}},"o":{"a":0,"k":100}}"#
+        let circle = #"{"ty":"el","p":{"a":0,"k":[70,70]},"s":{"a":1,"k":[{"t":0,"s":[10,10],"o":{"x":0,"y":0},"i":{"x":1,"y":1}},{"t":10,"s":[50,40]}]}}"#
+        let data = composition(layers: shapeLayer(circle + "," + gradient, name: "gradient") + ","
+            + shapeLayer(morph + "," + fill, name: "morph").replacingOccurrences(of: #""ind":1"#, with: #""ind":2"#))
+        let played = try LottieAnimation(json: data).makeLayer()
+        let bitmap = try Bitmap(width: 100, height: 100)
+        let renderer = LayerRenderer()
+        var time = LayerClock.currentTime
+        for frame in [0.0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 4, 4, 2.5, 12] {
+            played.currentFrame = frame
+            time += 0.1
+            renderer.render(played, at: time, into: bitmap)
+            let alone = try render(data, frame: frame)
+            var differing = 0
+            for y in 0..<100 { for x in 0..<100 where bitmap[x, y] != alone[x, y] { differing += 1 } }
+            #expect(differing == 0, "frame \(frame): \(differing) pixels differ")
+        }
+    }
 }
