@@ -3,7 +3,8 @@
 # LD_PRELOAD allocation counter) and the release player, runs each scene headless for N and
 # 2N frames with the sweep on --autoplay, and prints (count(2N) − count(N)) / N: what a frame
 # allocates once warm. Windowed runs with the overlay need an X server: pass --display :NN.
-# Usage: Benchmarks/malloc-count.sh [--frames N] [--size WxH] [--display :NN] [scene ...]
+# A Lottie file (a path ending in .json) is played with `play FILE` (issue 14).
+# Usage: Benchmarks/malloc-count.sh [--frames N] [--size WxH] [--display :NN] [scene | FILE.json ...]
 set -euo pipefail
 cd "$(dirname "$0")"
 frames=300 size=640x480 display=""
@@ -26,6 +27,7 @@ player="$(cd .. && swift build -c release --show-bin-path)/live-player"
 
 count() {  # scene frames mode
     local args=("$1" --autoplay --frames "$2" --size "$size")
+    [[ "$1" == *.json ]] && args=(play "$1" --autoplay --frames "$2" --size "$size")
     if [[ "$3" == headless ]]; then args+=(--headless --no-overlay); else args+=(--display "$display" --fps max); fi
     LD_PRELOAD="$PWD/$out/malloc-count.so" "$player" "${args[@]}" 2>&1 >/dev/null | sed -n 's/^malloc-count: \([0-9]*\) allocations$/\1/p' | tail -1
 }
@@ -37,6 +39,6 @@ for scene in "${scenes[@]}"; do
     for mode in "${modes[@]}"; do
         a=$(count "$scene" "$frames" "$mode")
         b=$(count "$scene" "$((2 * frames))" "$mode")
-        printf "%-10s %-9s %10s %10s %12s\n" "$scene" "$mode" "$a" "$b" "$(awk -v a="$a" -v b="$b" -v n="$frames" 'BEGIN { printf "%.2f", (b - a) / n }')"
+        printf "%-10s %-9s %10s %10s %12s\n" "$(basename "$scene" .json)" "$mode" "$a" "$b" "$(awk -v a="$a" -v b="$b" -v n="$frames" 'BEGIN { printf "%.2f", (b - a) / n }')"
     done
 done

@@ -131,13 +131,23 @@ struct KeyframeSchedule {
     func locate(_ p: Double) -> (segment: Int, u: Double) {
         let last = times.count - 2
         guard last >= 0 else { return (0, 1) }
-        var i = 0
-        while i < last && p >= times[i + 1] { i += 1 }
+        let i = segment(containing: p, upTo: last)
         let span = times[i + 1] - times[i]
         var u = span > 0 ? (p - times[i]) / span : 1
         u = min(1, max(0, u))
         if !functions.isEmpty { u = functions[min(i, functions.count - 1)].progress(at: u) }
         return (i, u)
+    }
+
+    /// The last key index in `0...last` whose time is at most `p` (0 when none is): a binary
+    /// search, since sampled animations (Lottie's paths) have a key for every frame.
+    func segment(containing p: Double, upTo last: Int) -> Int {
+        var lo = 0, hi = last
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if p >= times[mid] { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
     }
 }
 
@@ -182,13 +192,14 @@ final class KeyframeEffect<Value: Interpolatable>: AnimationEffect {
         let n = values.count
         if n == 1 { return values[0] }
         if mode == .discrete {
-            let times = schedule.times
-            var i = 0
-            while i < n - 1 && p >= times[i + 1] { i += 1 }
-            return values[i]
+            return values[schedule.segment(containing: p, upTo: n - 1)]
         }
         let (i, u) = schedule.locate(p)
         if mode == .cubic || mode == .cubicPaced { return catmullRom(segment: i, u: u) }
+        // On a key (to within a billionth of its segment) the key's value is shown as it is:
+        // sampled animations (Lottie's paths and gradients, a key a frame) then allocate nothing.
+        if u <= 1e-9 { return values[i] }
+        if u >= 1 - 1e-9 { return values[i + 1] }
         return values[i].interpolated(to: values[i + 1], at: u)
     }
 
