@@ -36,6 +36,20 @@ extension RuntimeSuites {
         #expect(close(o[3], 0.5))
     }
 
+    /// A segment's timing function may overshoot past its keys (back-out easing, as Lottie's
+    /// curves often do): the value follows it beyond the key, and a key itself shows exactly.
+    @Test func overshootingTimingFunctionsGoPastTheKey() {
+        freshRuntime()
+        let k = KeyframeAnimation(keyPath: "position.x")
+        k.values = [0.0, 100.0, 100.0]
+        k.keyTimes = [0, 0.5, 1]
+        let overshoot = TimingFunction(controlPoints: 0.3, 1.8, 0.6, 1.6)
+        k.timingFunctions = [overshoot, .linear]
+        let x = shown(k, at: [0.3, 0.5, 0.75]).map(\.position.x)
+        #expect(close(x[0], 100 * overshoot.progress(at: 0.6)) && x[0] > 100, "\(x[0])")
+        #expect(x[1] == 100 && x[2] == 100)
+    }
+
     @Test func discreteHoldsEachValue() {
         freshRuntime()
         let k = KeyframeAnimation(keyPath: "opacity")

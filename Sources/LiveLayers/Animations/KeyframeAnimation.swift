@@ -198,8 +198,9 @@ final class KeyframeEffect<Value: Interpolatable>: AnimationEffect {
         if mode == .cubic || mode == .cubicPaced { return catmullRom(segment: i, u: u) }
         // On a key (to within a billionth of its segment) the key's value is shown as it is:
         // sampled animations (Lottie's paths and gradients, a key a frame) then allocate nothing.
-        if u <= 1e-9 { return values[i] }
-        if u >= 1 - 1e-9 { return values[i + 1] }
+        // Eased progress may overshoot either end, so only values near the keys snap.
+        if abs(u) <= 1e-9 { return values[i] }
+        if abs(u - 1) <= 1e-9 { return values[i + 1] }
         return values[i].interpolated(to: values[i + 1], at: u)
     }
 

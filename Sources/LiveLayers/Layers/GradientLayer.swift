@@ -23,9 +23,10 @@ public enum GradientType: Sendable, Hashable {
 ///
 /// Points are in the unit coordinate space of the bounds: (0, 0) is the top-left corner and
 /// (1, 1) the bottom-right (y grows downward, as on iOS). ``colors``, ``locations``,
-/// ``startPoint`` and ``endPoint`` animate, implicitly too. The gradient is drawn into the
-/// layer's backing store when one of them changes (and every frame while one animates), so an
-/// unchanged gradient costs only its composite.
+/// ``startPoint`` and ``endPoint`` animate, implicitly too. The gradient is shaded straight into
+/// the frame at device resolution wherever the layer is redrawn (no backing store to resample:
+/// sharp and cheap under any transform, as vector renderers draw gradients); its colour ramp is
+/// rebuilt only when the colours or locations change.
 open class GradientLayer: Layer {
     /// The colours; fewer than one draws nothing, one fills the bounds.
     @LayerProperty public var colors: [Color] = []
@@ -70,7 +71,17 @@ open class GradientLayer: Layer {
         return Gradient(stops: (0..<n).map { (n == 1 ? 0 : Double($0) / Double(n - 1), colors[$0]) })
     }
 
-    open override func draw(in context: GraphicsContext) {
+    /// Draws the gradient over the bounds (what the renderer does at composite time).
+    open override func draw(in context: GraphicsContext) { drawGradient(in: context) }
+
+    override var directContentBounds: Rect? {
+        let b = bounds.standardized
+        return colors.isEmpty || b.width <= 0 || b.height <= 0 ? nil : b
+    }
+
+    override func drawDirectContent(in context: GraphicsContext) { drawGradient(in: context) }
+
+    private func drawGradient(in context: GraphicsContext) {
         guard !colors.isEmpty else { return }
         let b = bounds.standardized
         guard b.width > 0, b.height > 0 else { return }
