@@ -288,4 +288,54 @@ extension X11WindowTests {
         // A loaded machine can delay a trial past the target itself; one on time is the proof.
         #expect(onTarget > 0, "none of \(trials) late presents was shown at its target vblank")
     }
+    /// A frame presented late in a vblank (a step while paused) must not go ahead of the frame
+    /// still queued for that vblank: shown at once, it was then covered by the older frame, and a
+    /// paused window kept showing the older one. The newer frame is what stays on screen.
+    @Test func aLatePresentIsNotCoveredByAnEarlierOneQueuedForTheSameVblank() throws {
+        let (server, window) = try openPresentWindow(fps: 60)
+        defer { window.close(); server.stop() }
+        let client = try X11TestClient(displayName: server.display)
+        let period = 1.0 / 60
+        var events: [WindowEvent] = []
+        func next(_ match: (WindowEvent) -> Bool) -> WindowEvent? {
+            for _ in 0..<250 {
+                if let i = events.firstIndex(where: match) { return events.remove(at: i) }
+                window.processEvents(into: &events)
+                var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&fd, 1, 20)
+            }
+            return nil
+        }
+        func completed(_ serial: UInt32?) -> Bool {
+            next { if case let .presented(s, _, _) = $0, s == serial { true } else { false } } != nil
+        }
+        var trials = 0, covered = 0
+        for trial in 0..<8 {
+            events.removeAll()
+            window.requestVblank(atOrAfter: 0)
+            guard case let .vblank(now)? = next({ if case .vblank = $0 { true } else { false } }) else { continue }
+            window.requestVblank(atOrAfter: now.msc + 2)
+            guard case let .vblank(timing)? = next({ if case .vblank = $0 { true } else { false } }) else { continue }
+            let target = timing.msc + 1
+            let older: UInt32 = 0xFF00_0000 | UInt32(2 * trial + 1) << 8
+            let newer: UInt32 = 0xFF00_0000 | UInt32(2 * trial + 2)
+            // The older frame early in the period (queued for its vblank), the newer a quarter
+            // period before that vblank, when Xvfb's rounded counter already says it is current.
+            let first = window.acquireFrameBuffer()
+            first.clear(to: older)
+            let a = window.present(damage: [first.bounds], atMSC: target)
+            let sendAt = Double(timing.ust) * 1e-6 + 0.75 * period
+            while MonotonicClock().now() < sendAt { usleep(200) }
+            let second = window.acquireFrameBuffer()
+            second.clear(to: newer)
+            let b = window.present(damage: [second.bounds], atMSC: target)
+            let shownA = completed(a), shownB = completed(b)
+            guard shownA, shownB else { continue }
+            client.sync()
+            trials += 1
+            if client.image(ofWindow: window.windowID)?[10, 10] != newer { covered += 1 }
+        }
+        #expect(trials > 0)
+        #expect(covered == 0, "the newer frame was covered by the older in \(covered) of \(trials) trials")
+    }
 }
