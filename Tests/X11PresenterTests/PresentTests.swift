@@ -248,6 +248,17 @@ extension X11WindowTests {
         #expect(abs(rate - 60) < 3, "fitted \(rate) Hz")
     }
 
+    /// The first event, queued or read within 5 s (a hang guard), that `match`es; others stay queued.
+    func nextEvent(of window: X11Window, _ events: inout [WindowEvent], _ match: (WindowEvent) -> Bool) -> WindowEvent? {
+        for _ in 0..<250 {
+            if let i = events.firstIndex(where: match) { return events.remove(at: i) }
+            window.processEvents(into: &events)
+            var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 20)
+        }
+        return nil
+    }
+
     /// Xvfb counts vblanks with a timer and rounds its counter to the nearest vblank, so a
     /// present that reaches it later than half a period before its target would wait for the
     /// vblank after, where the next frame replaces it: a drop no one caused. With no scanout to
@@ -257,15 +268,7 @@ extension X11WindowTests {
         defer { window.close(); server.stop() }
         let period = 1.0 / 60
         var events: [WindowEvent] = []
-        func next(_ match: (WindowEvent) -> Bool) -> WindowEvent? {
-            for _ in 0..<250 {
-                if let i = events.firstIndex(where: match) { return events.remove(at: i) }
-                window.processEvents(into: &events)
-                var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&fd, 1, 20)
-            }
-            return nil
-        }
+        func next(_ match: (WindowEvent) -> Bool) -> WindowEvent? { nextEvent(of: window, &events, match) }
         var onTarget = 0, trials = 0
         for _ in 0..<10 where onTarget == 0 {
             events.removeAll()
@@ -297,15 +300,7 @@ extension X11WindowTests {
         let client = try X11TestClient(displayName: server.display)
         let period = 1.0 / 60
         var events: [WindowEvent] = []
-        func next(_ match: (WindowEvent) -> Bool) -> WindowEvent? {
-            for _ in 0..<250 {
-                if let i = events.firstIndex(where: match) { return events.remove(at: i) }
-                window.processEvents(into: &events)
-                var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&fd, 1, 20)
-            }
-            return nil
-        }
+        func next(_ match: (WindowEvent) -> Bool) -> WindowEvent? { nextEvent(of: window, &events, match) }
         func completed(_ serial: UInt32?) -> Bool {
             next { if case let .presented(s, _, _) = $0, s == serial { true } else { false } } != nil
         }
