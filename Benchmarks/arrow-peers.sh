@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
-# The arrow frame, ours against the peers, in one run (issue 9). Installs Blend2D (peers/install-blend2d.sh),
-# builds the player and arrow-peers in release, then runs the peers, the real player's headless
-# arrow scene (the product measurement), and the peers again, at each size given.
-# Usage: Benchmarks/arrow-peers.sh [--frames N] [WxH ...]   (default: 600 frames at 1920x1080)
+# The arrow frame (or the rays frame), ours against the peers, in one run (issue 9). Installs Blend2D
+# (peers/install-blend2d.sh), builds the player and arrow-peers in release, then runs the peers, the
+# real player's headless scene (the product measurement), and the peers again, at each size given.
+# Usage: Benchmarks/arrow-peers.sh [--scene arrow|rays] [--frames N] [WxH ...]   (default: arrow, 600 frames at 1920x1080)
 #        PLAYER=/path/to/live-player Benchmarks/arrow-peers.sh ...   (another build, e.g. before a change)
 set -euo pipefail
 cd "$(dirname "$0")"
-frames=600
-if [[ "${1:-}" == "--frames" ]]; then frames="$2"; shift 2; fi
+frames=600 scene=arrow
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --frames) frames="$2"; shift 2 ;;
+        --scene) scene="$2"; shift 2 ;;
+        *) break ;;
+    esac
+done
+case "$scene" in
+    arrow) play=(arrow --autoplay) ;;
+    rays) play=(rays) ;;   # turns by itself from the first frame
+    *) echo "arrow-peers.sh: --scene is arrow or rays" >&2; exit 64 ;;
+esac
 sizes=("$@")
 [[ ${#sizes[@]} -eq 0 ]] && sizes=(1920x1080)
 
@@ -26,7 +37,7 @@ stats=$(mktemp)
 trap 'rm -f "$stats"' EXIT
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for size in "${sizes[@]}"; do
-    "$peers" --size "$size" --frames "$frames"
-    "$player" arrow --headless --autoplay --frames "$frames" --size "$size" --no-overlay --stats "$stats" | sed 's/^/ours     /'
-    "$peers" --size "$size" --frames "$frames"
+    "$peers" --scene "$scene" --size "$size" --frames "$frames"
+    "$player" "${play[@]}" --headless --frames "$frames" --size "$size" --no-overlay --stats "$stats" | sed 's/^/ours     /'
+    "$peers" --scene "$scene" --size "$size" --frames "$frames"
 done

@@ -8,7 +8,13 @@
 // time (neither keeps damage), single-threaded. Frame times are measured one frame at a time on
 // CLOCK_MONOTONIC after 30 warm-up frames and reported as p50/p99 in milliseconds.
 //
-// usage: arrow-peers [--size WxH] [--frames N] [--peers blend2d,cairo] [--png DIR]
+// With --scene rays, each frame is what `live-player rays` shows at 60 Hz instead: #24507A (the
+// container) over the whole frame, then eight of sixteen equal wedges around the centre, of radius
+// half the frame's diagonal, turned by 2π·k/720 at frame k (the scene's turn every 12 s), filled
+// #3B7FBF and stroked #8CC4F2 2 px wide with round joins: the same 16-wedge geometry the player
+// re-rasterizes each frame. (The player also draws its small key hint; the peers do not.)
+//
+// usage: arrow-peers [--scene arrow|rays] [--size WxH] [--frames N] [--peers blend2d,cairo] [--png DIR]
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdint.h>
@@ -92,7 +98,7 @@ static void report(const char* name, const Arrow* a, double* times, int n) {
 static void writePNG(const char* dir, const char* name, uint32_t* pixels, int w, int h, int stride) {
     if (!dir) return;
     char path[4096];
-    snprintf(path, sizeof path, "%s/arrow-%s-%dx%d.png", dir, name, w, h);
+    snprintf(path, sizeof path, "%s/%s-%dx%d.png", dir, name, w, h);
     cairo_surface_t* s = cairo_image_surface_create_for_data((unsigned char*)pixels, CAIRO_FORMAT_ARGB32, w, h, stride);
     cairo_surface_write_to_png(s, path);
     cairo_surface_destroy(s);
@@ -131,7 +137,7 @@ static void runBlend2D(const Arrow* a, int frames, const uint32_t* image, double
     blContextEnd(&ctx);
     BLImageData data;
     blImageGetData(&target, &data);
-    writePNG(pngDir, "blend2d", data.pixelData, a->width, a->height, (int)data.stride);
+    writePNG(pngDir, "arrow-blend2d", data.pixelData, a->width, a->height, (int)data.stride);
     blPathDestroy(&path);
     blPatternDestroy(&pattern);
     blImageDestroy(&picture);
@@ -160,10 +166,93 @@ static void runCairo(const Arrow* a, int frames, uint32_t* image, double* times,
         cairo_surface_flush(target);
         if (k >= 0) times[k] = now() - t0;
     }
-    writePNG(pngDir, "cairo", (uint32_t*)cairo_image_surface_get_data(target), a->width, a->height,
+    writePNG(pngDir, "arrow-cairo", (uint32_t*)cairo_image_surface_get_data(target), a->width, a->height,
              cairo_image_surface_get_stride(target));
     cairo_destroy(cr);
     cairo_surface_destroy(picture);
+    cairo_surface_destroy(target);
+}
+
+/// The rays scene's frame k: the wedges' outline at the frame's angle, as move/line/close calls.
+typedef struct { double cx, cy, radius; } Rays;
+
+static Rays raysFor(int w, int h) {
+    Rays r = {w / 2.0, h / 2.0, sqrt((double)w * w + (double)h * h) / 2};
+    return r;
+}
+
+static double raysAngle(int k) { return 2 * M_PI * (k % 720) / 720.0; }
+
+typedef void (*MoveFn)(void*, double, double);
+static void raysPath(const Rays* r, double angle, void* target, MoveFn moveTo, MoveFn lineTo, void (*close)(void*)) {
+    double slice = 2 * M_PI / 16;
+    for (int i = 0; i < 16; i += 2) {
+        double a0 = i * slice + angle, a1 = a0 + slice;
+        moveTo(target, r->cx, r->cy);
+        lineTo(target, r->cx + r->radius * cos(a0), r->cy + r->radius * sin(a0));
+        lineTo(target, r->cx + r->radius * cos(a1), r->cy + r->radius * sin(a1));
+        close(target);
+    }
+}
+
+static void blMove(void* p, double x, double y) { blPathMoveTo((BLPathCore*)p, x, y); }
+static void blLine(void* p, double x, double y) { blPathLineTo((BLPathCore*)p, x, y); }
+static void blClose(void* p) { blPathClose((BLPathCore*)p); }
+static void cairoMove(void* p, double x, double y) { cairo_move_to((cairo_t*)p, x, y); }
+static void cairoLine(void* p, double x, double y) { cairo_line_to((cairo_t*)p, x, y); }
+static void cairoClose(void* p) { cairo_close_path((cairo_t*)p); }
+
+static void runRaysBlend2D(const Arrow* a, int frames, double* times, const char* pngDir) {
+    Rays r = raysFor(a->width, a->height);
+    BLImageCore target;
+    blImageInitAs(&target, a->width, a->height, BL_FORMAT_PRGB32);
+    BLContextCore ctx;
+    blContextInitAs(&ctx, &target, NULL);
+    blContextSetStrokeWidth(&ctx, 2);
+    blContextSetStrokeJoin(&ctx, BL_STROKE_JOIN_ROUND);
+    BLPathCore path;
+    blPathInit(&path);
+    BLPoint origin = {0, 0};
+    for (int k = -30; k < frames; k++) {
+        double t0 = now();
+        blPathClear(&path);
+        raysPath(&r, raysAngle(k + 30), &path, blMove, blLine, blClose);
+        blContextFillAllRgba32(&ctx, 0xFF24507Au);
+        blContextFillPathDRgba32(&ctx, &origin, &path, 0xFF3B7FBFu);
+        blContextStrokePathDRgba32(&ctx, &origin, &path, 0xFF8CC4F2u);
+        blContextFlush(&ctx, BL_CONTEXT_FLUSH_SYNC);
+        if (k >= 0) times[k] = now() - t0;
+    }
+    blContextEnd(&ctx);
+    BLImageData data;
+    blImageGetData(&target, &data);
+    writePNG(pngDir, "rays-blend2d", data.pixelData, a->width, a->height, (int)data.stride);
+    blPathDestroy(&path);
+    blImageDestroy(&target);
+}
+
+static void runRaysCairo(const Arrow* a, int frames, double* times, const char* pngDir) {
+    Rays r = raysFor(a->width, a->height);
+    cairo_surface_t* target = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, a->width, a->height);
+    cairo_t* cr = cairo_create(target);
+    cairo_set_line_width(cr, 2);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    for (int k = -30; k < frames; k++) {
+        double t0 = now();
+        cairo_set_source_rgb(cr, 0x24 / 255.0, 0x50 / 255.0, 0x7A / 255.0);
+        cairo_paint(cr);
+        cairo_new_path(cr);
+        raysPath(&r, raysAngle(k + 30), cr, cairoMove, cairoLine, cairoClose);
+        cairo_set_source_rgb(cr, 0x3B / 255.0, 0x7F / 255.0, 0xBF / 255.0);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0x8C / 255.0, 0xC4 / 255.0, 0xF2 / 255.0);
+        cairo_stroke(cr);
+        cairo_surface_flush(target);
+        if (k >= 0) times[k] = now() - t0;
+    }
+    writePNG(pngDir, "rays-cairo", (uint32_t*)cairo_image_surface_get_data(target), a->width, a->height,
+             cairo_image_surface_get_stride(target));
+    cairo_destroy(cr);
     cairo_surface_destroy(target);
 }
 
@@ -171,13 +260,15 @@ int main(int argc, char** argv) {
     int w = 1920, h = 1080, frames = 600;
     const char* peers = "blend2d,cairo";
     const char* pngDir = NULL;
+    const char* scene = "arrow";
     for (int i = 1; i < argc; i++) {
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--size") && v && sscanf(v, "%dx%d", &w, &h) == 2) { i++; continue; }
         if (!strcmp(argv[i], "--frames") && v && (frames = atoi(v)) > 0) { i++; continue; }
         if (!strcmp(argv[i], "--peers") && v) { peers = v; i++; continue; }
         if (!strcmp(argv[i], "--png") && v) { pngDir = v; i++; continue; }
-        fprintf(stderr, "usage: arrow-peers [--size WxH] [--frames N] [--peers blend2d,cairo] [--png DIR]\n");
+        if (!strcmp(argv[i], "--scene") && v && (!strcmp(v, "arrow") || !strcmp(v, "rays"))) { scene = v; i++; continue; }
+        fprintf(stderr, "usage: arrow-peers [--scene arrow|rays] [--size WxH] [--frames N] [--peers blend2d,cairo] [--png DIR]\n");
         return 64;
     }
     if (w < 1 || h < 1 || w > 16384 || h > 16384 || frames > 1000000) {
@@ -185,8 +276,14 @@ int main(int argc, char** argv) {
         return 64;
     }
     Arrow a = arrowFor(w, h);
-    uint32_t* image = makeImage(a.side);
     double* times = malloc(sizeof(double) * frames);
+    if (!strcmp(scene, "rays")) {
+        if (strstr(peers, "blend2d")) { runRaysBlend2D(&a, frames, times, pngDir); report("blend2d", &a, times, frames); }
+        if (strstr(peers, "cairo")) { runRaysCairo(&a, frames, times, pngDir); report("cairo", &a, times, frames); }
+        free(times);
+        return 0;
+    }
+    uint32_t* image = makeImage(a.side);
     if (strstr(peers, "blend2d")) { runBlend2D(&a, frames, image, times, pngDir); report("blend2d", &a, times, frames); }
     if (strstr(peers, "cairo")) { runCairo(&a, frames, image, times, pngDir); report("cairo", &a, times, frames); }
     free(times);
