@@ -83,3 +83,34 @@ final class WeakLayers {
         #expect(corner[32, 32] >> 24 == 0xFF, "the scene does not cover its corner: \(String(corner[32, 32], radix: 16))")
     }
 }
+
+extension SceneLifetimeTests {
+    /// The rays are geometry turned to the frame's angle: at 1 s (a twelfth of a clockwise turn,
+    /// 30°), every pixel 3 px or more inside a wedge's edges is the ray colour, and every pixel
+    /// 3 px or more outside it (in the gap before it) is the background, out to the frame's edge;
+    /// the wedges' edges lie at 2π·k/16 + 30°.
+    @Test func raysWedgeEdgesLieAtTheFramesAngle() throws {
+        let scene = RaysScene(setup: SceneSetup(size: Size(width: 320, height: 240), image: nil))
+        let frame = try Bitmap(width: 320, height: 240)
+        let renderer = LayerRenderer()
+        renderer.render(scene.root, at: 0, into: frame)
+        renderer.render(scene.root, at: 1, into: frame)
+        let turn = Double.pi / 6, slice = 2 * Double.pi / 16
+        var checked = 0
+        for wedge in stride(from: 0, to: 16, by: 2) {
+            let a0 = Double(wedge) * slice + turn, a1 = a0 + slice
+            for r in stride(from: 25.0, through: 190, by: 15) {
+                let inset = asin(3 / r)
+                for (angle, expected, name) in [(a0 + inset, RaysScene.rayColor, "inside, after"), (a1 - inset, RaysScene.rayColor, "inside, before"),
+                                                (a0 - inset, RaysScene.secondary, "outside, before")] {
+                    let x = Int((160 + r * cos(angle)).rounded(.down)), y = Int((120 + r * sin(angle)).rounded(.down))
+                    guard (0..<320).contains(x), (0..<200).contains(y) else { continue }   // the hint is at the bottom
+                    #expect(frame[x, y] == expected.premultipliedPixel,
+                            "wedge \(wedge), \(name) its edge, r \(r): pixel (\(x), \(y)) is \(String(frame[x, y], radix: 16))")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
+}

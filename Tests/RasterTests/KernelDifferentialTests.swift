@@ -34,9 +34,14 @@ import Testing
         var rng = SplitMix64(seed: seed)
         for round in 0..<400 {
             let count = Int(rng.next() % 70) + 1
-            // Some rounds use an all-opaque source, the case the vector path accelerates.
-            let opaque = round % 3 == 0
-            let source = (0..<count).map { _ in opaque ? 0xFF00_0000 | UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF : Self.pixel(&rng) }
+            // Some rounds use an all-opaque source, the case the vector path accelerates; some a
+            // source in runs of transparent pixels, the case it skips.
+            let opaque = round % 3 == 0, runsOfClear = round % 3 == 1
+            let clear = Self.coverage(&rng, count: count)
+            let source = (0..<count).map { i in
+                opaque ? 0xFF00_0000 | UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF
+                    : runsOfClear && clear[i] == 0 ? 0 : Self.pixel(&rng)
+            }
             let dst = (0..<count).map { _ in Self.pixel(&rng) }
             var cov = Self.coverage(&rng, count: count)
             let c = UInt32(rng.next() % 256)

@@ -31,6 +31,11 @@ public final class LayerRenderer {
     /// The colour damaged regions are cleared to before redrawing. Default transparent.
     public var clearColor: Color = .clear
 
+    /// Whether layers hidden under an opaque layer above them are skipped (LayerRenderer+Occlusion).
+    /// The pixels are the same either way; off only to compare.
+    var isOcclusionCullingEnabled = true
+    var occlusion = OcclusionState()
+
     private var context: GraphicsContext?
     /// One target-sized picture per depth of masks inside masks.
     private var maskPictures: [(bitmap: Bitmap, context: GraphicsContext)] = []
@@ -119,39 +124,23 @@ public final class LayerRenderer {
             output.append(contentsOf: damage.rects)
         }
         guard let context, !output.isEmpty else { return output }
-        let opaque = opaqueBackground(of: root)
+        occlusion.skipped = 0
         for rect in output {
-            // Where the root's opaque background will overwrite every pixel, clearing first
-            // would only write the frame twice.
-            if rect.intersection(opaque) != rect { bitmap.fill(rect, with: clearColor.premultipliedPixel) }
+            // Under an opaque layer covering the whole rectangle, neither the clear nor the
+            // layers painted before it would leave a pixel: drawing starts at that layer.
+            occlusion.pending = isOcclusionCullingEnabled ? findOccluder(covering: rect, in: root) : nil
+            if occlusion.pending == nil { bitmap.fill(rect, with: clearColor.premultipliedPixel) }
             context.saveGState()
             context.clip(to: rect.rect)
             draw(root, in: context, damage: rect, target: bitmap)
             context.restoreGState()
+            occlusion.pending = nil
         }
         return output
     }
 
     /// Adds `rect` to this frame's damage.
     func damage(_ rect: IntRect) { damage.add(rect) }
-
-    /// The device pixels that `root`'s background covers completely with an opaque colour
-    /// this frame (drawn first, with full coverage, so they end up that colour whatever was
-    /// there), or an empty rectangle.
-    private func opaqueBackground(of root: Layer) -> IntRect {
-        let record = root.record(in: self), state = record.shown.state
-        let t = record.deviceTransform
-        guard record.isVisible, record.opacity >= 1, root.maskStorage == nil, state.cornerRadius <= 0,
-              let background = state.backgroundColor, background.premultipliedPixel >> 24 == 255,
-              t.b == 0, t.c == 0 else { return .zero }
-        let b = state.bounds.standardized
-        let xa = b.minX * t.a + t.tx, xb = b.maxX * t.a + t.tx
-        let ya = b.minY * t.d + t.ty, yb = b.maxY * t.d + t.ty
-        let x0 = min(xa, xb).rounded(.up), x1 = max(xa, xb).rounded(.down)
-        let y0 = min(ya, yb).rounded(.up), y1 = max(ya, yb).rounded(.down)
-        guard x1 > x0, y1 > y0, abs(x0) < 1e9, abs(x1) < 1e9, abs(y0) < 1e9, abs(y1) < 1e9 else { return .zero }
-        return IntRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
-    }
 
     // MARK: Preparing a frame
 
@@ -313,6 +302,17 @@ public final class LayerRenderer {
     /// Draws `layer` and its subtree into `context`, clipped to `damage`.
     func draw(_ layer: Layer, in context: GraphicsContext, damage: IntRect, target: Bitmap) {
         let record = layer.record(in: self)
+        var drawsOwnContent = true
+        if let occluder = occlusion.pending {
+            if record === occluder {
+                occlusion.pending = nil
+            } else if record.occlusionPass == occlusion.pass {
+                drawsOwnContent = false     // an ancestor of the occluder: painted under it
+            } else {
+                occlusion.skipped += 1      // painted before the occluder, all under it
+                return
+            }
+        }
         guard record.isVisible, record.opacity > 0, !record.subtreeRect.intersection(damage).isEmpty else { return }
         if (record.isGroup || !record.shadowRect.isEmpty),
            drawEffects(of: layer, record: record, in: context, damage: damage, target: target) { return }
@@ -355,7 +355,7 @@ public final class LayerRenderer {
                 context.clip(to: bounds)
             }
         }
-        if !record.deviceRect.intersection(damage).isEmpty {
+        if drawsOwnContent, !record.deviceRect.intersection(damage).isEmpty {
             drawOwnContent(of: layer, shown: shown, record: record, in: context)
         }
         if let replicator = layer as? ReplicatorLayer {

@@ -50,6 +50,8 @@ final class RenderRecord {
     var shadowIsStale = true
     var shadowBlur: AlphaBlur?
     var shadowShift = (dx: 0, dy: 0, sigma: 0.0)
+    /// The occlusion pass (LayerRenderer+Occlusion) in which this layer was an ancestor of the occluder.
+    var occlusionPass = 0
     /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
     var drawOrder: [Layer] = []
 

@@ -64,7 +64,8 @@ struct Compositor: CoverageSink {
 }
 
 /// The pixel loops, one per combination of source kind and coverage kind. Source-over, the
-/// common mode, runs eight pixels at a time (PixelMath+SIMD) with a scalar tail; copy and clear
+/// common mode, runs eight pixels at a time (PixelMath+SIMD) with a scalar tail, and leaves
+/// the destination untouched where the source (or the coverage) is all zero; copy and clear
 /// stay scalar. Measured at 1920x1080, drawing a full-frame image over an opaque background
 /// (median per frame, scalar → vector): translucent image 8.1 → 1.0 ms, opaque image at global
 /// alpha 0.7 2.5 → 2.0 ms, opaque image 0.50 → 0.46 ms.
@@ -144,15 +145,23 @@ enum Kernels {
                     copyOrOver8(dst + i, source + i)
                     i += 8
                 }
-                while i < count { dst[i] = PixelMath.over(source[i], dst[i]); i += 1 }
+                while i < count {
+                    if source[i] != 0 { dst[i] = PixelMath.over(source[i], dst[i]) }
+                    i += 1
+                }
             } else {
                 let c8 = Pixels8(repeating: c)
                 while i + 8 <= count {
-                    let s = PixelMath.scale8(PixelMath.load8(source + i), c8)
-                    PixelMath.store8(PixelMath.over8(s, PixelMath.load8(dst + i)), dst + i)
+                    let v = PixelMath.load8(source + i)
+                    if !PixelMath.allClear(v) {
+                        PixelMath.store8(PixelMath.over8(PixelMath.scale8(v, c8), PixelMath.load8(dst + i)), dst + i)
+                    }
                     i += 8
                 }
-                while i < count { dst[i] = PixelMath.over(PixelMath.scale(source[i], c), dst[i]); i += 1 }
+                while i < count {
+                    if source[i] != 0 { dst[i] = PixelMath.over(PixelMath.scale(source[i], c), dst[i]) }
+                    i += 1
+                }
             }
         case .copy:
             if c == 255 { dst.update(from: source, count: count); return }
@@ -176,14 +185,17 @@ enum Kernels {
                 if word == ~0 {
                     copyOrOver8(dst + i, source + i)
                 } else if word != 0 {
-                    let s = PixelMath.scale8(PixelMath.load8(source + i), PixelMath.load8(UnsafePointer(coverage + i)))
-                    PixelMath.store8(PixelMath.over8(s, PixelMath.load8(dst + i)), dst + i)
+                    let v = PixelMath.load8(source + i)
+                    if !PixelMath.allClear(v) {
+                        let s = PixelMath.scale8(v, PixelMath.load8(UnsafePointer(coverage + i)))
+                        PixelMath.store8(PixelMath.over8(s, PixelMath.load8(dst + i)), dst + i)
+                    }
                 }
                 i += 8
             }
             while i < count {
                 let c = UInt32(coverage[i])
-                if c != 0 { dst[i] = PixelMath.over(PixelMath.scale(source[i], c), dst[i]) }
+                if c != 0, source[i] != 0 { dst[i] = PixelMath.over(PixelMath.scale(source[i], c), dst[i]) }
                 i += 1
             }
         case .copy:
@@ -194,13 +206,14 @@ enum Kernels {
     }
 
     /// Source-over of eight source pixels under full coverage: stored as they are when all are
-    /// opaque (the common case for images), blended otherwise.
+    /// opaque (the common case for images), skipped when all are transparent (the margins of
+    /// glyphs, icons and sprites), blended otherwise.
     @inline(__always)
     static func copyOrOver8(_ dst: UnsafeMutablePointer<UInt32>, _ source: UnsafePointer<UInt32>) {
         let v = PixelMath.load8(source)
         if PixelMath.allOpaque(v) {
             PixelMath.store8(v, dst)
-        } else {
+        } else if !PixelMath.allClear(v) {
             PixelMath.store8(PixelMath.over8(v, PixelMath.load8(dst)), dst)
         }
     }

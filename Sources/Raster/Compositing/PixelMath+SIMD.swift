@@ -45,6 +45,15 @@ extension PixelMath {
         s &+ scale8(d, Pixels8(repeating: 255) &- (s &>> 24))
     }
 
+    /// Whether all eight pixels are zero (transparent, premultiplied): source-over of them
+    /// leaves the destination as it is.
+    @inline(__always)
+    static func allClear(_ v: Pixels8) -> Bool {
+        let h = v.lowHalf | v.highHalf
+        let q = h.lowHalf | h.highHalf
+        return q[0] | q[1] == 0
+    }
+
     /// Whether all eight pixels are opaque.
     @inline(__always)
     static func allOpaque(_ v: Pixels8) -> Bool {

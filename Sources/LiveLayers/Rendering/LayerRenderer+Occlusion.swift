@@ -1,0 +1,78 @@
+// LayerRenderer+Occlusion: layers hidden under an opaque layer above them are not drawn.
+
+import Raster
+
+/// Per damage rectangle: the layer whose opaque background covers the whole rectangle and is
+/// painted last, and which layers are its ancestors this pass.
+///
+/// Everything painted before that layer's background is overwritten by it inside the rectangle,
+/// so drawing starts there: earlier layers are skipped, and its ancestors keep only what they
+/// do for it (transform, clip) and what they paint after it (later sublayers, borders).
+struct OcclusionState {
+    /// The occluding layer's record while drawing has not reached it yet.
+    var pending: RenderRecord?
+    /// Stamped into the records of the occluder's ancestors for this pass.
+    var pass = 0
+    /// Layers (subtrees) skipped because they lie under the occluder, counted over the last frame.
+    var skipped = 0
+}
+
+extension LayerRenderer {
+    /// The layer, painted last among those that can, whose opaque background covers every pixel
+    /// of `rect`; its ancestors are stamped with this pass. Nil when no layer covers `rect`.
+    ///
+    /// A layer qualifies when its background is an opaque colour with no rounded corners, its
+    /// device transform keeps axes (no rotation or skew), its opacity down the tree is 1, and no
+    /// mask, group opacity, blend mode or shadow composites it: then its background's inner
+    /// pixels come out that colour whatever was under them. Subtrees drawn some other way
+    /// (through a mask, an offscreen group, a shadow or replicator instances) are not searched,
+    /// nor are clips other than plain rectangles; a layer under a rectangular clip counts only
+    /// for the part inside it.
+    func findOccluder(covering rect: IntRect, in root: Layer) -> RenderRecord? {
+        occlusion.pass &+= 1
+        return occluder(covering: rect, in: root)
+    }
+
+    private func occluder(covering rect: IntRect, in layer: Layer) -> RenderRecord? {
+        let record = layer.record(in: self)
+        guard record.isVisible, record.opacity >= 1, layer.maskStorage == nil, !record.isGroup,
+              record.shadowRect.isEmpty, record.subtreeRect.contains(rect) else { return nil }
+        let state = record.shown.state
+        // What lies inside a clip that is not a plain device rectangle cannot cover the rectangle.
+        let searchesSublayers = !(layer is ReplicatorLayer) && !layer.sublayerStorage.isEmpty
+            && (!state.masksToBounds || (state.cornerRadius <= 0 && innerDeviceRect(of: record).contains(rect)))
+        if searchesSublayers {
+            let order = record.drawOrder.isEmpty ? layer.sublayerStorage : record.drawOrder
+            for sublayer in order.reversed() {
+                if let found = occluder(covering: rect, in: sublayer) {
+                    record.occlusionPass = occlusion.pass
+                    return found
+                }
+            }
+        }
+        guard state.cornerRadius <= 0, let background = state.backgroundColor,
+              background.premultipliedPixel >> 24 == 255, innerDeviceRect(of: record).contains(rect) else { return nil }
+        return record
+    }
+
+    /// The device pixels lying wholly inside the layer's bounds, or empty when its transform
+    /// turns the axes.
+    func innerDeviceRect(of record: RenderRecord) -> IntRect {
+        let t = record.deviceTransform
+        guard t.b == 0, t.c == 0 else { return .zero }
+        let b = record.shown.state.bounds.standardized
+        let xa = b.minX * t.a + t.tx, xb = b.maxX * t.a + t.tx
+        let ya = b.minY * t.d + t.ty, yb = b.maxY * t.d + t.ty
+        let x0 = min(xa, xb).rounded(.up), x1 = max(xa, xb).rounded(.down)
+        let y0 = min(ya, yb).rounded(.up), y1 = max(ya, yb).rounded(.down)
+        guard x1 > x0, y1 > y0, abs(x0) < 1e9, abs(x1) < 1e9, abs(y0) < 1e9, abs(y1) < 1e9 else { return .zero }
+        return IntRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
+    }
+}
+
+extension IntRect {
+    /// Whether every pixel of `other` is in this rectangle (an empty `other` is contained).
+    func contains(_ other: IntRect) -> Bool {
+        other.isEmpty || (x <= other.x && y <= other.y && maxX >= other.maxX && maxY >= other.maxY)
+    }
+}
