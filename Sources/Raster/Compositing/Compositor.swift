@@ -45,7 +45,9 @@ struct Compositor: CoverageSink {
             let m = mask + y * maskStride + x
             for i in 0..<count { cov[i] = UInt8(PixelMath.mul(PixelMath.mul(UInt32(coverage[i]), alpha), UInt32(m[i]))) }
         } else if alpha == 255 {
-            cov.update(from: coverage.baseAddress!, count: count)
+            // The rasterizer's row is the coverage: composited from where it lies, no copy.
+            blend(pixels + y * stride + x, x: x, y: y, count: count, coverage: UnsafeMutablePointer(mutating: coverage.baseAddress!))
+            return
         } else {
             for i in 0..<count { cov[i] = UInt8(PixelMath.mul(UInt32(coverage[i]), alpha)) }
         }
