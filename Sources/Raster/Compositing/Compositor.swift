@@ -124,6 +124,16 @@ enum Kernels {
                 }
                 i += 8
             }
+            let rest = count - i
+            if rest >= 3 {
+                // The tail through the vector lanes (the same formula, so the same pixels): the
+                // rasterizer's edge cells come in runs of a few pixels, mostly tail.
+                var d8 = Pixels8(repeating: 0), c8 = Pixels8(repeating: 0)
+                for k in 0..<rest { d8[k] = dst[i + k]; c8[k] = UInt32(coverage[i + k]) }
+                d8 = PixelMath.over8(PixelMath.scale8(s8, c8), d8)
+                for k in 0..<rest { dst[i + k] = d8[k] }
+                return
+            }
             while i < count {
                 let c = UInt32(coverage[i])
                 if c != 0 { dst[i] = PixelMath.over(PixelMath.scale(s, c), dst[i]) }
