@@ -61,7 +61,7 @@ start_xvfb() {  # fps -> sets display and xvfb_pid
 }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores${REALTIME:+; Xvfb and the player SCHED_FIFO}"
-printf "%-5s %-8s %-8s %9s %6s %7s %7s %9s %9s %9s %9s %9s %9s %s\n" Hz vsync source refresh frames drops '(other)' 'int p50' 'int p99' 'late p50' 'late p99' 'log p50' 'log p99' load
+printf "%-5s %-8s %-8s %9s %6s %7s %7s %7s %9s %9s %9s %9s %9s %9s %s\n" Hz vsync source refresh frames drops '(other)' 'srv gap' 'int p50' 'int p99' 'late p50' 'late p99' 'log p50' 'log p99' load
 for fps in "${rates[@]}"; do
     start_xvfb "$fps"
     for vsync in present timer; do
@@ -80,7 +80,13 @@ for fps in "${rates[@]}"; do
 import bisect, json, sys
 fps, vsync, stats_path, log_path, load = sys.argv[1:]
 stats = json.load(open(stats_path))
-vblanks = sorted(int(line.split()[1]) * 1e-6 for line in open(log_path) if line.strip())
+log = sorted(tuple(map(int, line.split())) for line in open(log_path) if line.strip())
+vblanks = [ust * 1e-6 for _, ust in log]
+# Vblanks the server itself skipped while the run went on: MSC gaps in vblank-log's chain, which
+# draws nothing and asks only for the next vblank each time (its first half second left out).
+log_start = log[0][1] + 500_000 if log else 0
+chain = [msc for msc, ust in log if ust >= log_start]
+server_gaps = sum(b - a - 1 for a, b in zip(chain, chain[1:]) if b - a > 1)
 def pct(values, p):
     if not values: return float("nan")
     values = sorted(values)
@@ -97,7 +103,7 @@ for f in frames:
 late = own if vsync == "present" else logged
 clock = stats.get("clock", {})
 other = stats["dropsByStage"]["unattributed"]
-print(f"{fps:<5} {vsync:<8} {clock.get('source', '?'):<8} {clock.get('refreshRate', 0):9.3f} {stats['frameCount']:6d} {stats['framesDropped']:7d} {other:7d} "
+print(f"{fps:<5} {vsync:<8} {clock.get('source', '?'):<8} {clock.get('refreshRate', 0):9.3f} {stats['frameCount']:6d} {stats['framesDropped']:7d} {other:7d} {server_gaps:7d} "
       f"{stats['frameIntervalMs']['p50']:9.3f} {stats['frameIntervalMs']['p99']:9.3f} {pct(late, .5):9.3f} {pct(late, .99):9.3f} "
       f"{pct(logged, .5):9.3f} {pct(logged, .99):9.3f} {load}")
 PY
@@ -105,4 +111,5 @@ PY
     kill "$xvfb_pid"; wait "$xvfb_pid" 2>/dev/null || true; xvfb_pid=""
 done
 echo "late: tick time - UST of the vblank that ran it (present) or of the last vblank vblank-log saw before it (timer), ms;"
+echo "srv gap: vblanks the server skipped in vblank-log's own NotifyMSC chain during the run (a client that draws nothing);"
 echo "log: both against vblank-log's vblanks; int: frame interval (--stats frameIntervalMs), ms; load: 1-minute load average at the start"
