@@ -9,6 +9,9 @@ import Raster
 struct DamageRegion {
     static let maximumCount = 8
     private(set) var rects: [IntRect] = []
+    /// How many non-empty rectangles were added so far (never reset): a subtree whose
+    /// preparation left it unchanged changed nothing (cached offscreen pictures).
+    private(set) var additions = 0
 
     init() {
         rects.reserveCapacity(Self.maximumCount * 2)
@@ -20,6 +23,7 @@ struct DamageRegion {
 
     mutating func add(_ rect: IntRect) {
         guard !rect.isEmpty else { return }
+        additions &+= 1
         // Already covered (the common case once a busy frame's damage has grown): nothing to do.
         for other in rects where other.x <= rect.x && other.y <= rect.y && other.maxX >= rect.maxX && other.maxY >= rect.maxY {
             return

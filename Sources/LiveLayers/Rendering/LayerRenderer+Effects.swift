@@ -2,12 +2,13 @@
 
 import Raster
 
-/// Offscreen pictures and the group being drawn, kept by the renderer from frame to frame.
+/// Scratch pictures and the group being drawn, kept by the renderer from frame to frame.
 @MainActor
 final class EffectsScratch {
-    /// One target-sized picture per nesting depth of groups.
-    var offscreens: [(bitmap: Bitmap, context: GraphicsContext)] = []
-    var depth = 0
+    /// The pixels casting the shadow being blurred.
+    var shadowSource: OffscreenPicture?
+    /// How many pixels of kept group pictures the last frame redrew (for tests).
+    var pixelsRedrawn = 0
     /// The layer whose effects are being applied: drawing it again draws it plainly.
     unowned(unsafe) var active: Layer?
 
@@ -29,17 +30,6 @@ final class EffectsScratch {
         views[key] = view
         return view
     }
-
-    /// The picture for the current depth, the size of `target`.
-    func offscreen(like target: Bitmap) -> (bitmap: Bitmap, context: GraphicsContext)? {
-        if depth < offscreens.count, offscreens[depth].bitmap.width == target.width, offscreens[depth].bitmap.height == target.height {
-            return offscreens[depth]
-        }
-        guard let bitmap = try? Bitmap(width: target.width, height: target.height) else { return nil }
-        let made = (bitmap, GraphicsContext(bitmap: bitmap))
-        if depth < offscreens.count { offscreens[depth] = made } else { offscreens.append(made) }
-        return made
-    }
 }
 
 extension LayerRenderer {
@@ -55,12 +45,16 @@ extension LayerRenderer {
         state.effects.hasShadow && !state.masksToBounds && state.effects.shadowRadius.isFinite
     }
 
-    /// After the subtree is prepared: damage for group and shadow changes. Returns the subtree's
-    /// extent grown by the shadow.
-    func prepareEffects(of layer: Layer, record: RenderRecord, subtree: IntRect) -> IntRect {
+    /// After the subtree is prepared: damage for group and shadow changes, and whether a group's
+    /// picture still holds (`changesPicture`: something in the subtree, or the layer's own
+    /// drawing, changed this frame). Returns the subtree's extent grown by the shadow.
+    func prepareEffects(of layer: Layer, record: RenderRecord, subtree: IntRect, changesPicture: Bool) -> IntRect {
         let state = record.shown.state
         record.contentRect = subtree
         let extent = subtree
+        if record.isGroup, !changesPicture, record.pictureFrame == frameNumber - 1, pictureRect(of: record) == record.pictureRect {
+            record.pictureFrame = frameNumber
+        }
         if record.isGroup || record.groupKey != 0 {
             var hasher = Hasher()
             hasher.combine(record.isGroup)
@@ -144,28 +138,57 @@ extension LayerRenderer {
             return true
         }
         let region = damage.intersection(record.contentRect)
-        guard !region.isEmpty, let picture = renderOffscreen(layer, record: record, region: region, like: target) else {
-            return true
-        }
-        context.composite(picture, region: region, alpha: record.opacity, blend: record.shown.state.effects.compositingFilter ?? .normal)
+        guard !region.isEmpty, let picture = updatedPicture(of: layer, record: record) else { return true }
+        context.composite(picture.bitmap, origin: (picture.origin.x - origin.x, picture.origin.y - origin.y),
+                          region: IntRect(x: region.x - origin.x, y: region.y - origin.y, width: region.width, height: region.height),
+                          alpha: record.opacity, blend: record.shown.state.effects.compositingFilter ?? .normal)
         return true
     }
 
-    /// Draws `layer`'s subtree at full opacity into the offscreen picture of the current depth,
-    /// over `region`.
-    private func renderOffscreen(_ layer: Layer, record: RenderRecord, region: IntRect, like target: Bitmap) -> Bitmap? {
-        guard let (picture, pictureContext) = effects.offscreen(like: target) else { return nil }
-        picture.fill(region, with: 0)
+    /// The device pixels a group's picture holds: its subtree's, inside the frame.
+    func pictureRect(of record: RenderRecord) -> IntRect {
+        record.contentRect.intersection(IntRect(x: 0, y: 0, width: targetSize.width, height: targetSize.height))
+    }
+
+    /// The group's picture, up to date with this frame. It is redrawn only where this frame
+    /// damaged it, and only when something in the subtree changed (or all of it, when it was
+    /// not kept up to date last frame or its rectangle changed): a frame that changes nothing
+    /// in the subtree composites the picture as it is.
+    private func updatedPicture(of layer: Layer, record: RenderRecord) -> OffscreenPicture? {
+        if record.pictureFrame == frameNumber, let picture = record.picture { return picture }
+        let rect = pictureRect(of: record)
+        let isPartial = record.pictureFrame == frameNumber - 1 && rect == record.pictureRect && record.picture != nil
+        guard let picture = OffscreenPicture.reused(record.picture, for: rect, shrinks: true) else {
+            record.picture = nil
+            return nil
+        }
+        record.picture = picture
+        if isPartial {
+            // Every pixel the subtree changed is in this frame's damage.
+            for damaged in output {
+                let region = damaged.intersection(rect)
+                guard !region.isEmpty else { continue }
+                renderSubtree(layer, record: record, into: picture, region: region)
+                effects.pixelsRedrawn += region.area
+            }
+        } else {
+            renderSubtree(layer, record: record, into: picture, region: rect)
+            effects.pixelsRedrawn += rect.area
+        }
+        record.pictureRect = rect
+        record.pictureFrame = frameNumber
+        return picture
+    }
+
+    /// Draws `layer`'s subtree at full opacity into `picture` over `region` (device pixels).
+    private func renderSubtree(_ layer: Layer, record: RenderRecord, into picture: OffscreenPicture, region: IntRect) {
+        picture.clear(region)
         let opacity = record.opacity
         record.opacity = 1
-        effects.depth += 1
-        pictureContext.saveGState()
-        pictureContext.clip(to: region.rect)
-        draw(layer, in: pictureContext, damage: region, target: picture)
-        pictureContext.restoreGState()
-        effects.depth -= 1
+        drawing(into: picture, region: region) {
+            draw(layer, in: picture.context, damage: region, target: picture.bitmap)
+        }
         record.opacity = opacity
-        return picture
     }
 
     private func drawShadow(of layer: Layer, record: RenderRecord, in context: GraphicsContext, damage: IntRect, target: Bitmap) {
@@ -173,28 +196,34 @@ extension LayerRenderer {
         if record.shadowIsStale || record.shadowBlur == nil {
             let blur = record.shadowBlur ?? AlphaBlur()
             record.shadowBlur = blur
-            let source = shadowSourceRect(of: layer, record: record).intersection(target.bounds)
-            if let path = fx.shadowPath {
-                guard let (picture, pictureContext) = effects.offscreen(like: target) else { return }
-                picture.fill(source, with: 0)
-                pictureContext.saveGState()
-                pictureContext.clip(to: source.rect)
-                resetTransform(of: pictureContext)
-                pictureContext.concatenate(record.deviceTransform)
-                pictureContext.setFillColor(.black)
-                pictureContext.fill(path)
-                pictureContext.restoreGState()
-                blur.blur(alphaOf: picture, in: source, sigma: record.shadowShift.sigma)
-            } else if let picture = renderOffscreen(layer, record: record, region: source, like: target) {
-                blur.blur(alphaOf: picture, in: source, sigma: record.shadowShift.sigma)
+            let frame = IntRect(x: 0, y: 0, width: targetSize.width, height: targetSize.height)
+            let source = shadowSourceRect(of: layer, record: record).intersection(frame)
+            guard let picture = OffscreenPicture.reused(effects.shadowSource, for: source, shrinks: false) else {
+                blur.blur(alphaOf: target, in: .zero, sigma: 0)
+                record.shadowIsStale = false
+                return
             }
+            effects.shadowSource = picture
+            if let path = fx.shadowPath {
+                picture.clear(source)
+                drawing(into: picture, region: source) {
+                    picture.context.concatenate(record.deviceTransform)
+                    picture.context.setFillColor(.black)
+                    picture.context.fill(path)
+                }
+            } else {
+                renderSubtree(layer, record: record, into: picture, region: source)
+            }
+            blur.blur(alphaOf: picture.bitmap, in: picture.local(source), sigma: record.shadowShift.sigma)
+            record.shadowOrigin = picture.origin
             record.shadowIsStale = false
         }
         guard let blur = record.shadowBlur else { return }
         context.saveGState()
         context.setAlpha(record.opacity)
         context.drawShadow(blur, color: fx.shadowColor.withAlpha(fx.shadowColor.alpha * min(1, fx.shadowOpacity)),
-                           dx: record.shadowShift.dx, dy: record.shadowShift.dy)
+                           dx: record.shadowShift.dx + record.shadowOrigin.x - origin.x,
+                           dy: record.shadowShift.dy + record.shadowOrigin.y - origin.y)
         context.restoreGState()
     }
 }

@@ -37,17 +37,20 @@ public final class LayerRenderer {
     var occlusion = OcclusionState()
 
     private var context: GraphicsContext?
-    /// One target-sized picture per depth of masks inside masks.
-    private var maskPictures: [(bitmap: Bitmap, context: GraphicsContext)] = []
+    /// One picture per depth of masks inside masks, holding the damaged rectangle being drawn.
+    private var maskPictures: [OffscreenPicture?] = []
+    /// The device pixel at pixel (0, 0) of the bitmap being drawn into: (0, 0) for the frame,
+    /// an offscreen picture's origin while drawing into it.
+    var origin = (x: 0, y: 0)
     private var maskDepth = 0
     /// How deep masks of masks are drawn; deeper ones are ignored.
     static let maskNestingLimit = 4
     /// Where this frame's records start in `visited`.
     private var visitBase = 0
     private var damage = DamageRegion()
-    private var output: [IntRect] = []
+    private(set) var output: [IntRect] = []
     private weak var lastRoot: Layer?
-    private var frameNumber = 0
+    private(set) var frameNumber = 0
     /// The records visited last frame followed by this frame's, to damage layers that dropped
     /// out of the tree; one array, so that it keeps its capacity from frame to frame.
     private var visited: [RenderRecord] = []
@@ -55,7 +58,7 @@ public final class LayerRenderer {
     /// Offscreen pictures for groups and shadows (LayerRenderer+Effects).
     let effects = EffectsScratch()
     /// The size of the bitmap being rendered into (tracked mask coverage matches it).
-    private var targetSize = (width: 0, height: 0)
+    private(set) var targetSize = (width: 0, height: 0)
     /// Folded into the clip key of a layer whose mask's coverage is tracked.
     private static let trackedMaskMarker = 0x6D61_736B
 
@@ -97,6 +100,8 @@ public final class LayerRenderer {
         if context?.bitmap !== bitmap { context = GraphicsContext(bitmap: bitmap) }
         targetSize = (bitmap.width, bitmap.height)
         lastRoot = root
+        origin = (0, 0)
+        effects.pixelsRedrawn = 0
 
         let previousCount = visited.count
         visitBase = previousCount
@@ -164,6 +169,9 @@ public final class LayerRenderer {
 
         if isVisible { display(layer, shown: shown, record: record, time: time) }
 
+        // Damage added while preparing the subtree, the layer's own change aside, and the
+        // number of layers in it tell whether a group's cached picture still holds.
+        let damageMark = damage.additions, visitMark = visited.count
         if isMaskRoot { record.maskSelfDamage = (.zero, .zero) }
         var signature = RenderSignature(state: state, deviceTransform: record.deviceTransform, opacity: record.opacity,
                                         contentsSerial: layer.contentsSerial, contentVersion: record.contentVersion,
@@ -207,7 +215,10 @@ public final class LayerRenderer {
             }
         }
 
+        let ownMark = damage.additions
+        var changesPicture = !record.hasSignature
         if !record.hasSignature || record.signature != signature {
+            changesPicture = changesPicture || !signature.drawsSamePicture(as: record.signature)
             if isMaskRoot {
                 // A mask is never drawn itself: its owner decides what its change damages.
                 record.maskSelfDamage = (record.previousRect, record.deviceRect)
@@ -219,6 +230,7 @@ public final class LayerRenderer {
             record.hasSignature = true
         }
         record.previousRect = record.deviceRect
+        let afterOwnMark = damage.additions
 
         var subtree = record.deviceRect
         let sublayerTransform = Self.sublayerDeviceTransform(of: state, deviceTransform: record.deviceTransform)
@@ -232,7 +244,11 @@ public final class LayerRenderer {
             subtree = subtree.union(prepareReplicas(of: replicator, record: record, time: time, frame: frameNumber))
         }
         orderByZ(layer, record: record)
-        subtree = prepareEffects(of: layer, record: record, subtree: subtree)
+        let count = visited.count - visitMark
+        changesPicture = changesPicture || ownMark != damageMark || damage.additions != afterOwnMark
+            || count != record.subtreeCount
+        record.subtreeCount = count
+        subtree = prepareEffects(of: layer, record: record, subtree: subtree, changesPicture: changesPicture)
         record.subtreeRect = subtree
     }
 
@@ -332,15 +348,17 @@ public final class LayerRenderer {
         }
         context.saveGState()
         // A mask layer may have its own mask (and so on, to maskNestingLimit).
-        if let mask = layer.maskStorage, maskDepth == 0, mask.record(in: self).tracksCoverage, let coverage = mask.record(in: self).coverage {
+        // Tracked coverage is in device pixels: usable as it is only where they are the bitmap's.
+        if let mask = layer.maskStorage, maskDepth == 0, origin == (0, 0), mask.record(in: self).tracksCoverage,
+           let coverage = mask.record(in: self).coverage {
             context.clip(toMask: coverage.mask)
         } else if let mask = layer.maskStorage, maskDepth < Self.maskNestingLimit {
-            guard let maskImage = renderMask(mask, mode: state.effects.maskMode, damage: damage, like: target) else {
+            guard let picture = renderMask(mask, mode: state.effects.maskMode, damage: damage) else {
                 context.restoreGState()
                 return
             }
             resetTransform(of: context)
-            context.clip(toMask: maskImage, in: target.bounds.rect)
+            context.clip(toMask: picture.bitmap, in: picture.deviceBounds.rect)
         }
         resetTransform(of: context)
         context.concatenate(record.deviceTransform)
@@ -408,30 +426,39 @@ public final class LayerRenderer {
 
     /// Renders the mask subtree over `damage` into the mask picture of the current depth, and
     /// turns it into alpha as `mode` says.
-    private func renderMask(_ mask: Layer, mode: MaskMode, damage: IntRect, like target: Bitmap) -> Bitmap? {
-        if maskDepth >= maskPictures.count || maskPictures[maskDepth].bitmap.width != target.width
-            || maskPictures[maskDepth].bitmap.height != target.height {
-            guard let bitmap = try? Bitmap(width: target.width, height: target.height) else { return nil }
-            let made = (bitmap, GraphicsContext(bitmap: bitmap))
-            if maskDepth < maskPictures.count { maskPictures[maskDepth] = made } else { maskPictures.append(made) }
-        }
-        let (maskBitmap, maskContext) = maskPictures[maskDepth]
-        maskBitmap.fill(damage, with: 0)
+    private func renderMask(_ mask: Layer, mode: MaskMode, damage: IntRect) -> OffscreenPicture? {
+        while maskPictures.count <= maskDepth { maskPictures.append(nil) }
+        guard let picture = OffscreenPicture.reused(maskPictures[maskDepth], for: damage, shrinks: false) else { return nil }
+        maskPictures[maskDepth] = picture
+        picture.clear(damage)
         maskDepth += 1
         defer { maskDepth -= 1 }
-        maskContext.saveGState()
-        maskContext.clip(to: damage.rect)
-        draw(mask, in: maskContext, damage: damage, target: maskBitmap)
-        maskContext.restoreGState()
-        if mode != .alpha { Self.convertMask(maskBitmap, in: damage, mode: mode) }
-        return maskBitmap
+        drawing(into: picture, region: damage) {
+            draw(mask, in: picture.context, damage: damage, target: picture.bitmap)
+        }
+        if mode != .alpha { Self.convertMask(picture.bitmap, in: picture.local(damage), mode: mode) }
+        return picture
     }
 
-    /// Sets the context's transform back to the identity (the clip, in device space, stays).
+    /// Runs `body`, which draws into `picture`, with device coordinates shifted to the picture's
+    /// pixels and its context clipped to `region` (device pixels).
+    func drawing(into picture: OffscreenPicture, region: IntRect, _ body: () -> Void) {
+        let saved = origin
+        origin = picture.origin
+        let context = picture.context
+        context.saveGState()
+        resetTransform(of: context)
+        context.clip(to: region.rect)
+        body()
+        context.restoreGState()
+        origin = saved
+    }
+
+    /// Sets the context's transform back to device space: the identity, or the shift to the
+    /// offscreen picture being drawn (the clip, in device space, stays). Exactly: a layer's
+    /// pixels must not depend on which layers were drawn before it.
     func resetTransform(of context: GraphicsContext) {
-        let ctm = context.ctm
-        guard !ctm.isIdentity, let inverse = ctm.inverted() else { return }
-        context.concatenate(inverse)
+        context.ctm = origin == (0, 0) ? .identity : Transform(translationX: Double(-origin.x), y: Double(-origin.y))
     }
 
     /// `rect` with rounded corners, built in a reused buffer (a fresh path would allocate for

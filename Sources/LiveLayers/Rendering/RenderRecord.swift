@@ -14,6 +14,30 @@ struct RenderSignature: Equatable {
     /// The layer's place in painting order: moving a layer in front of or behind a sibling
     /// changes it, and with it the pixels where the two overlap.
     var paintOrder = 0
+
+    /// Whether a layer with this signature draws the same pixels into its group picture as one
+    /// with `other`: what applies only when the picture is composited (opacity, blend mode, the
+    /// clip from above, the painting order among siblings) or beside it (the shadow) aside.
+    func drawsSamePicture(as other: RenderSignature) -> Bool {
+        var a = self, b = other
+        a.withoutCompositing()
+        b.withoutCompositing()
+        return a == b
+    }
+
+    private mutating func withoutCompositing() {
+        opacity = 0
+        clipKey = 0
+        paintOrder = 0
+        state.opacity = 0
+        state.effects.compositingFilter = nil
+        state.effects.shadowColor = .black
+        state.effects.shadowOpacity = 0
+        state.effects.shadowOffset = .zero
+        state.effects.shadowRadius = 0
+        state.effects.shadowPath = nil
+        state.effects.zPosition = 0
+    }
 }
 
 /// The renderer's per-layer memory: the layer as shown this frame, where it landed, its
@@ -52,6 +76,15 @@ final class RenderRecord {
     var shadowShift = (dx: 0, dy: 0, sigma: 0.0)
     /// The occlusion pass (LayerRenderer+Occlusion) in which this layer was an ancestor of the occluder.
     var occlusionPass = 0
+    /// The device pixel at pixel (0, 0) of the picture the shadow was blurred from.
+    var shadowOrigin = (x: 0, y: 0)
+    /// A group's picture, kept while nothing in its subtree changes: the device rectangle it
+    /// holds and the last frame it is up to date with.
+    var picture: OffscreenPicture?
+    var pictureRect = IntRect.zero
+    var pictureFrame = Int.min
+    /// How many layers (masks included) the subtree had last frame: one fewer means one was removed.
+    var subtreeCount = 0
     /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
     var drawOrder: [Layer] = []
 

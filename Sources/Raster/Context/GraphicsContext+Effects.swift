@@ -1,22 +1,26 @@
 // GraphicsContext+Effects: compositing an offscreen picture with a blend function, and drawing blurred shadows.
 
 extension GraphicsContext {
-    /// Composites `image`'s pixels in `region` onto the bitmap at the same device coordinates,
-    /// times `alpha` (0...1) and the clip, with `blend`. The transform is not used: this is how
-    /// a picture rendered offscreen in device space (a group, a layer with a blend mode) lands.
-    public func composite(_ image: Bitmap, region: IntRect, alpha: Double, blend: BlendFunction = .normal) {
+    /// Composites `image`'s pixels in `region` onto the bitmap, times `alpha` (0...1) and the
+    /// clip, with `blend`. The image's pixel (0, 0) lands on the bitmap's pixel `origin`. The
+    /// transform is not used: this is how a picture rendered offscreen in device space (a group,
+    /// a layer with a blend mode) lands.
+    public func composite(_ image: Bitmap, origin: (x: Int, y: Int) = (0, 0), region: IntRect, alpha: Double,
+                          blend: BlendFunction = .normal) {
         if refusedByRecording() { return }
-        let r = region.intersection(state.clipBounds).intersection(bitmap.bounds).intersection(image.bounds)
+        let placed = IntRect(x: origin.x, y: origin.y, width: image.width, height: image.height)
+        let r = region.intersection(state.clipBounds).intersection(bitmap.bounds).intersection(placed)
         let a = UInt32((min(1, max(0, alpha.isNaN ? 0 : alpha)) * 255).rounded())
         guard !r.isEmpty, a > 0 else { return }
         let mask = state.clipMask
         let dst = bitmap.pixels, dstStride = bitmap.stride
         let src = image.pixels, srcStride = image.stride
         for y in r.y..<r.maxY {
-            let d = dst + y * dstStride, s = src + y * srcStride
+            // The image's row, indexed from the region's left column.
+            let d = dst + y * dstStride, s = src + (y - origin.y) * srcStride + (r.x - origin.x)
             let maskRow = mask?.row(y)
             for x in r.x..<r.maxX {
-                var p = s[x]
+                var p = s[x - r.x]
                 if p == 0 { continue }
                 var c = a
                 if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }

@@ -60,8 +60,13 @@ public final class GraphicsContext {
         state = saved
     }
 
-    /// The current transform from user space to device pixels.
-    public var ctm: Transform { state.ctm }
+    /// The current transform from user space to device pixels. Setting it replaces the transform
+    /// exactly (the clip, in device space, stays): undoing a transform by concatenating its
+    /// inverse leaves rounding behind, so what is drawn next would depend on what came before.
+    public var ctm: Transform {
+        get { state.ctm }
+        set { state.ctm = newValue }
+    }
 
     /// Moves the user-space origin by (x, y).
     public func translateBy(x: Double, y: Double) { state.ctm = state.ctm.translatedBy(x: x, y: y) }

@@ -1,0 +1,57 @@
+// OffscreenPicture: a bitmap standing for a rectangle of device pixels, for groups, masks and shadows.
+
+import Raster
+
+/// Pixels of a device rectangle drawn apart from the frame: a group's picture, a mask's, the
+/// pixels that cast a shadow.
+///
+/// The bitmap's pixel (0, 0) is the device pixel ``origin``, so a picture is only as large as
+/// what it holds, not the frame. The renderer draws into it with its device transforms shifted
+/// by the origin (``LayerRenderer/resetTransform(of:)``). The bitmap is reused for any rectangle
+/// that fits in it, so a picture whose content grows and shrinks allocates only when it outgrows
+/// the largest bitmap so far (or, for a picture kept between frames, when it has become four
+/// times too large).
+@MainActor
+final class OffscreenPicture {
+    private(set) var bitmap: Bitmap
+    private(set) var context: GraphicsContext
+    /// The device pixel at the bitmap's pixel (0, 0).
+    private(set) var origin = (x: 0, y: 0)
+
+    private init(bitmap: Bitmap) {
+        self.bitmap = bitmap
+        context = GraphicsContext(bitmap: bitmap)
+    }
+
+    /// `picture`, or a new one, able to hold `rect` (device pixels) with its origin at the
+    /// rectangle's top-left; nil when `rect` is empty or too large for a bitmap. A scratch
+    /// picture (`shrinks` false) keeps its largest bitmap.
+    static func reused(_ picture: OffscreenPicture?, for rect: IntRect, shrinks: Bool) -> OffscreenPicture? {
+        guard !rect.isEmpty, rect.width <= Bitmap.maximumSide, rect.height <= Bitmap.maximumSide else { return nil }
+        if let picture, picture.bitmap.width >= rect.width, picture.bitmap.height >= rect.height,
+           !shrinks || picture.bitmap.width * picture.bitmap.height <= max(4 * rect.area, 64 * 64) {
+            picture.origin = (rect.x, rect.y)
+            return picture
+        }
+        // Some room to grow, so a picture that widens a pixel a frame does not allocate every frame.
+        let w = min(Bitmap.maximumSide, (rect.width + rect.width / 8 + 15) & ~15)
+        let h = min(Bitmap.maximumSide, (rect.height + rect.height / 8 + 15) & ~15)
+        guard let bitmap = try? Bitmap(width: w, height: h) else { return nil }
+        let made = OffscreenPicture(bitmap: bitmap)
+        made.origin = (rect.x, rect.y)
+        return made
+    }
+
+    /// `rect` (device pixels) in the bitmap's pixels.
+    func local(_ rect: IntRect) -> IntRect {
+        IntRect(x: rect.x - origin.x, y: rect.y - origin.y, width: rect.width, height: rect.height)
+    }
+
+    /// The device pixels the bitmap covers.
+    var deviceBounds: IntRect {
+        IntRect(x: origin.x, y: origin.y, width: bitmap.width, height: bitmap.height)
+    }
+
+    /// Clears `rect` (device pixels) to transparent.
+    func clear(_ rect: IntRect) { bitmap.fill(local(rect), with: 0) }
+}
