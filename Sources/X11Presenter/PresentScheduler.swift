@@ -47,6 +47,9 @@ final class PresentScheduler {
     private var acquired: Int?
     private var newest: Int?
     private var serial: UInt32 = 0
+    /// The newest pixmap present whose `CompleteNotify` has not arrived (the server may still
+    /// hold it for its vblank), and the vblank it was sent for (0: the next one).
+    private var unfinished: (serial: UInt32, msc: UInt64)?
     private var rectangles: [XRectangle] = []
 
     final class Buffer {
@@ -202,11 +205,20 @@ final class PresentScheduler {
         buffer.image?.bitmap ?? clientImage!.bitmap
     }
 
+    /// Whether a pixmap present sent earlier may still be waiting in the server for its vblank.
+    var hasUnfinishedPresent: Bool { unfinished != nil }
+
     /// Presents the acquired buffer at vblank `msc` (0: the next one) with `damage` as the update
     /// region; returns the present's serial, or nil when nothing was acquired or nothing changed.
     /// `lateAtOnce`: a present that reaches the server when `msc` is already its current vblank is
     /// shown at once rather than at the vblank after (`PresentOptionAsync`; it could tear on a
     /// real scanout).
+    ///
+    /// While an earlier present may still wait for its vblank, this one is shown after it: not at
+    /// once (the older frame would cover it when its vblank came) and not at the same vblank
+    /// (Xvfb runs each present's vblank on its own millisecond timer, and a later one can fire
+    /// first), but at `msc` or the vblank after the older one's, whichever is later. Otherwise
+    /// a step drawn just after pausing could stay hidden behind the paused picture.
     func present(damage: [IntRect], atMSC msc: UInt64, lateAtOnce: Bool = false) -> UInt32? {
         guard let index = acquired else { return nil }
         let buffer = ring[index]
@@ -235,9 +247,16 @@ final class PresentScheduler {
         buffer.serial = serial
         buffer.isIdle = false
         rectangles.withUnsafeMutableBufferPointer { XFixesSetRegion(display, region, $0.baseAddress, Int32($0.count)) }
+        var target = msc
+        var atOnce = lateAtOnce
+        if let older = unfinished {
+            atOnce = false
+            if older.msc > 0 { target = max(msc, older.msc + 1) }
+        }
         XPresentPixmap(display, window, buffer.pixmap, serial, 0, region, 0, 0, 0, 0, 0,
-                       UInt32(lateAtOnce ? PresentOptionAsync : PresentOptionNone), msc, 0, 0, nil, 0)
+                       UInt32(atOnce ? PresentOptionAsync : PresentOptionNone), target, 0, 0, nil, 0)
         XFlush(display)
+        unfinished = (serial, target)
         return serial
     }
 
@@ -289,6 +308,8 @@ final class PresentScheduler {
             guard complete.window == window else { return .some(nil) }
             let timing = PresentTiming(ust: complete.ust, msc: complete.msc)
             if complete.kind == UInt8(PresentCompleteKindNotifyMSC) { return .vblank(timing) }
+            // Presents complete in the order they were sent, unless one overtook another.
+            if complete.serial_number == unfinished?.serial { unfinished = nil }
             return .presented(serial: complete.serial_number, timing: timing, skipped: complete.mode == UInt8(PresentCompleteModeSkip))
         case PresentIdleNotify:
             let idle = data.assumingMemoryBound(to: XPresentIdleNotifyEvent.self).pointee

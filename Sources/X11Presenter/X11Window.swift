@@ -306,7 +306,19 @@ public final class X11Window {
             return nil
         }
         guard !watch.isLost, !isClosed, !isDestroyed else { return nil }
+        // Whether the last present is still waiting decides whether this one may be shown at
+        // once: read the completion if it has arrived (a late frame's usually has).
+        if vblanksAreCounted, scheduler.hasUnfinishedPresent { readArrivedEvents() }
         return scheduler.present(damage: damage, atMSC: msc, lateAtOnce: vblanksAreCounted)
+    }
+
+    /// Reads the events that have arrived, without blocking, keeping them for ``processEvents(into:)``.
+    private func readArrivedEvents() {
+        while !watch.isLost, XEventsQueued(display, QueuedAfterReading) > 0 {
+            var event = XEvent()
+            XNextEvent(display, &event)
+            if let translated = translate(&event) { pending.append(translated) }
+        }
     }
 
     /// Whether the server's vblanks are counted by a timer rather than a real display's scanout:
@@ -376,10 +388,14 @@ public final class X11Window {
     /// follows at the next ``acquireFrameBuffer()``, so events before the resize still see the
     /// frame buffer they were meant for.
     public func processEvents(into events: inout [WindowEvent]) {
-        events.append(contentsOf: pending)
+        var exposed: IntRect?
+        // Kept while waiting for the server, exposures included: they are re-blitted here too.
+        for event in pending {
+            if case let .expose(rect) = event { exposed = exposed.map { $0.union(rect) } ?? rect }
+            events.append(event)
+        }
         pending.removeAll(keepingCapacity: true)
         guard !isClosed else { return }
-        var exposed: IntRect?
         while !watch.isLost, XPending(display) > 0 {
             var event = XEvent()
             XNextEvent(display, &event)
