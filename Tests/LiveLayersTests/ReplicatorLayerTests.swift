@@ -133,5 +133,61 @@ extension RuntimeSuites {
         LayerRenderer().render(root, at: 0.5, into: bitmap)
         assertMatchesGolden(bitmap, named: "replicator-spinner", in: Bundle.module, tolerance: GoldenTolerance.default)
     }
+
+    /// Each instance is masked by its own copy of the mask, at the instance's place and time.
+    @Test func masksApplyToEveryInstanceAtItsTransformAndDelay() throws {
+        freshRuntime()
+        let root = Layer()
+        root.frame = Rect(x: 0, y: 0, width: 64, height: 24)
+        root.backgroundColor = .white
+        keptRoots.append(root)
+        let replicator = ReplicatorLayer()
+        replicator.frame = root.bounds
+        replicator.instanceCount = 3
+        replicator.instanceTransform = Transform(translationX: 20, y: 0)
+        replicator.instanceDelay = 0.25
+        let bar = Layer()
+        bar.frame = Rect(x: 2, y: 4, width: 16, height: 16)
+        bar.backgroundColor = .red
+        let mask = Layer()
+        mask.frame = Rect(x: 0, y: 0, width: 8, height: 16)    // the bar's left half
+        mask.backgroundColor = .black
+        bar.mask = mask
+        replicator.addSublayer(bar)
+        root.addSublayer(replicator)
+        LayerClock.advance(to: 0)
+        let bitmap = try Bitmap(width: 64, height: 24)
+        let renderer = LayerRenderer()
+        renderer.render(root, at: 0, into: bitmap)
+        for i in 0..<3 {
+            let x = 2 + 20 * i
+            #expect(bitmap[x + 4, 12] == Color.red.premultipliedPixel, "instance \(i), left half")
+            #expect(bitmap[x + 12, 12] == Color.white.premultipliedPixel, "instance \(i), right half")
+        }
+        // The mask fades; instance i sees it i × 0.25 s late.
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.fromValue = 1.0
+        fade.toValue = 0.0
+        fade.duration = 1
+        fade.timingFunction = .linear
+        fade.beginTime = 0
+        fade.isRemovedOnCompletion = false
+        fade.fillMode = .both
+        mask.add(fade, forKey: "fade")
+        let full = try Bitmap(width: 64, height: 24)
+        let everything = LayerRenderer()
+        everything.isDamageTrackingEnabled = false
+        for t in [0.5, 0.6, 0.75] {
+            renderer.render(root, at: t, into: bitmap)
+            everything.render(root, at: t, into: full)
+            #expect(bitmap.hasSamePixels(as: full), "t = \(t)")
+        }
+        for i in 0..<3 {
+            let alpha = 1 - max(0, min(1, 0.75 - 0.25 * Double(i)))
+            let expected = BlendFunction.normal.composite(Color.red.withAlpha(alpha).premultipliedPixel, over: Color.white.premultipliedPixel)
+            #expect(channelDifference(bitmap[2 + 20 * i + 4, 12], expected) <= 2, "instance \(i)")
+            #expect(bitmap[2 + 20 * i + 12, 12] == Color.white.premultipliedPixel, "instance \(i), right half")
+        }
+    }
 }
 }

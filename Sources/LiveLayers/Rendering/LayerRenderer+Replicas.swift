@@ -60,6 +60,11 @@ extension LayerRenderer {
                                                   parentTransform: transform, tint: tint, isTop: false, animating: &animating))
         }
         if copy.state.masksToBounds { extent = extent.intersection(own) }
+        if let mask = layer.maskStorage {
+            // Only its alpha counts: no tint, and it adds nothing to the extent.
+            _ = prepareInstance(mask, of: replicator, index: index, count: count, time: time, parentTransform: transform,
+                                tint: Color(white: 1), isTop: false, animating: &animating)
+        }
         return extent
     }
 
@@ -85,13 +90,14 @@ extension LayerRenderer {
             let base = shown.instanceTransform(at: i)
                 .concatenating(Self.sublayerDeviceTransform(of: shown.state, deviceTransform: record.deviceTransform))
             for sublayer in replicator.sublayerStorage {
-                drawInstance(sublayer, of: replicator, index: i, parentTransform: base, parentOpacity: record.opacity, in: context)
+                drawInstance(sublayer, of: replicator, index: i, parentTransform: base, parentOpacity: record.opacity,
+                             damage: damage, in: context)
             }
         }
     }
 
     private func drawInstance(_ layer: Layer, of replicator: ReplicatorLayer, index: Int, parentTransform: Transform,
-                              parentOpacity: Double, in context: GraphicsContext) {
+                              parentOpacity: Double, damage: IntRect, in context: GraphicsContext) {
         guard let copies = replicator.instanceCopies[ObjectIdentifier(layer)], index < copies.count else { return }
         let copy = copies[index]
         let state = copy.state
@@ -99,6 +105,18 @@ extension LayerRenderer {
         guard !state.isHidden, opacity > 0 else { return }
         let transform = copy.transformToSuperlayer.concatenating(parentTransform)
         context.saveGState()
+        if let mask = layer.maskStorage, maskDepth < Self.maskNestingLimit {
+            // The instance's own copy of the mask subtree, at the instance's transform and time.
+            guard let picture = maskPicture(mode: state.effects.maskMode, damage: damage, { maskContext in
+                drawInstance(mask, of: replicator, index: index, parentTransform: transform, parentOpacity: 1,
+                             damage: damage, in: maskContext)
+            }) else {
+                context.restoreGState()
+                return
+            }
+            resetTransform(of: context)
+            context.clip(toMask: picture.bitmap, in: picture.deviceBounds.rect)
+        }
         resetTransform(of: context)
         context.concatenate(transform)
         context.setAlpha(opacity)
@@ -113,7 +131,8 @@ extension LayerRenderer {
         }
         drawOwnContent(of: layer, shown: copy, record: layer.record(in: self), in: context)
         for sublayer in layer.sublayerStorage {
-            drawInstance(sublayer, of: replicator, index: index, parentTransform: transform, parentOpacity: opacity, in: context)
+            drawInstance(sublayer, of: replicator, index: index, parentTransform: transform, parentOpacity: opacity,
+                         damage: damage, in: context)
         }
         if state.borderWidth > 0, state.borderColor.alpha > 0 {
             resetTransform(of: context)

@@ -42,7 +42,7 @@ public final class LayerRenderer {
     /// The device pixel at pixel (0, 0) of the bitmap being drawn into: (0, 0) for the frame,
     /// an offscreen picture's origin while drawing into it.
     var origin = (x: 0, y: 0)
-    private var maskDepth = 0
+    private(set) var maskDepth = 0
     /// How deep masks of masks are drawn; deeper ones are ignored.
     static let maskNestingLimit = 4
     /// Where this frame's records start in `visited`.
@@ -262,6 +262,10 @@ public final class LayerRenderer {
         hasher.combine(s.state.bounds)
         hasher.combine(s.state.isHidden)
         for sublayer in layer.sublayerStorage { subtreeSignature(of: sublayer, into: &hasher) }
+        if let mask = layer.maskStorage {
+            hasher.combine(s.state.effects.maskMode)
+            subtreeSignature(of: mask, into: &hasher)
+        }
     }
 
     /// Redraws the backing store when the layer needs display or a redrawing property animates.
@@ -427,15 +431,21 @@ public final class LayerRenderer {
     /// Renders the mask subtree over `damage` into the mask picture of the current depth, and
     /// turns it into alpha as `mode` says.
     private func renderMask(_ mask: Layer, mode: MaskMode, damage: IntRect) -> OffscreenPicture? {
+        maskPicture(mode: mode, damage: damage) { context in
+            draw(mask, in: context, damage: damage, target: context.bitmap)
+        }
+    }
+
+    /// The mask picture of the current depth over `damage`, drawn by `body` into the context it
+    /// is given and turned into alpha as `mode` says.
+    func maskPicture(mode: MaskMode, damage: IntRect, _ body: (GraphicsContext) -> Void) -> OffscreenPicture? {
         while maskPictures.count <= maskDepth { maskPictures.append(nil) }
         guard let picture = OffscreenPicture.reused(maskPictures[maskDepth], for: damage, shrinks: false) else { return nil }
         maskPictures[maskDepth] = picture
         picture.clear(damage)
         maskDepth += 1
         defer { maskDepth -= 1 }
-        drawing(into: picture, region: damage) {
-            draw(mask, in: picture.context, damage: damage, target: picture.bitmap)
-        }
+        drawing(into: picture, region: damage) { body(picture.context) }
         if mode != .alpha { Self.convertMask(picture.bitmap, in: picture.local(damage), mode: mode) }
         return picture
     }
