@@ -170,5 +170,44 @@ extension RuntimeSuites {
             #expect(diff.differingPixels == 0, "frame \(i): \(diff)")
         }
     }
+
+    /// A mask drawn into pixels (here one with a sublayer, inverted) is kept the same way.
+    @Test func anUnchangedMaskIsNotRedrawn() throws {
+        let root = square(Rect(x: 0, y: 0, width: 80, height: 80), .white)
+        keptRoots.append(root)
+        let masked = square(Rect(x: 10, y: 10, width: 50, height: 50), .blue)
+        masked.addSublayer(square(Rect(x: 30, y: 30, width: 30, height: 30), .red))
+        let mask = square(Rect(x: 0, y: 0, width: 25, height: 50), .black)
+        let notch = square(Rect(x: 25, y: 10, width: 20, height: 20), Color(white: 0, alpha: 0.6))
+        mask.addSublayer(notch)
+        masked.mask = mask
+        masked.maskMode = .invertedAlpha
+        let mover = square(Rect(x: 0, y: 0, width: 12, height: 12), .green)
+        root.addSublayer(masked)
+        root.addSublayer(mover)
+        let renderer = LayerRenderer()
+        let frame = try Bitmap(width: 80, height: 80)
+        var time = 0.0
+        func step(_ changes: () -> Void = {}) throws {
+            time += 1.0 / 60
+            withoutActions(changes)
+            renderer.render(root, at: time, into: frame)
+            #expect(frame.hasSamePixels(as: try fresh(root, at: time, width: 80, height: 80)), "t = \(time)")
+        }
+        try step()
+        #expect(renderer.effects.pixelsRedrawn > 0)
+        for i in 1...6 {
+            try step { mover.position = Point(x: 6 + Double(i) * 10, y: 6 + Double(i) * 9) }
+            #expect(renderer.effects.pixelsRedrawn == 0, "frame \(i)")
+        }
+        // A change in the mask's subtree redraws the mask where the frame is damaged.
+        try step { notch.position = Point(x: 30, y: 40) }
+        #expect(renderer.effects.pixelsRedrawn > 0)
+        // A new mode changes the masked sublayers' pixels too, also outside the layer's bounds.
+        try step { masked.maskMode = .luminance }
+        #expect(renderer.effects.pixelsRedrawn > 0)
+        try step { mover.position = Point(x: 40, y: 70) }
+        #expect(renderer.effects.pixelsRedrawn == 0)
+    }
 }
 }

@@ -7,7 +7,7 @@ import Raster
 final class EffectsScratch {
     /// The pixels casting the shadow being blurred.
     var shadowSource: OffscreenPicture?
-    /// How many pixels of kept group pictures the last frame redrew (for tests).
+    /// How many pixels of kept group and mask pictures the last frame redrew (for tests).
     var pixelsRedrawn = 0
     /// The layer whose effects are being applied: drawing it again draws it plainly.
     unowned(unsafe) var active: Layer?

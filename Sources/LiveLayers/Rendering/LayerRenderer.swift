@@ -42,7 +42,7 @@ public final class LayerRenderer {
     /// The device pixel at pixel (0, 0) of the bitmap being drawn into: (0, 0) for the frame,
     /// an offscreen picture's origin while drawing into it.
     var origin = (x: 0, y: 0)
-    private(set) var maskDepth = 0
+    var maskDepth = 0
     /// How deep masks of masks are drawn; deeper ones are ignored.
     static let maskNestingLimit = 4
     /// Where this frame's records start in `visited`.
@@ -209,6 +209,7 @@ public final class LayerRenderer {
             hasher.combine(childClipKey)
             hasher.combine(mask.record(in: self).signature.contentVersion)
             hasher.combine(mask.record(in: self).deviceRect)
+            hasher.combine(state.effects.maskMode)      // the mode changes the sublayers' pixels too
             subtreeSignature(of: mask, into: &hasher)
             signature.clipKey = hasher.finalize()
             childClipKey = signature.clipKey
@@ -217,7 +218,8 @@ public final class LayerRenderer {
 
         let ownMark = damage.additions
         var changesPicture = !record.hasSignature
-        if !record.hasSignature || record.signature != signature {
+        let ownChanged = !record.hasSignature || record.signature != signature
+        if ownChanged {
             changesPicture = changesPicture || !signature.drawsSamePicture(as: record.signature)
             if isMaskRoot {
                 // A mask is never drawn itself: its owner decides what its change damages.
@@ -245,11 +247,13 @@ public final class LayerRenderer {
         }
         orderByZ(layer, record: record)
         let count = visited.count - visitMark
-        changesPicture = changesPicture || ownMark != damageMark || damage.additions != afterOwnMark
-            || count != record.subtreeCount
+        let changedBelow = ownMark != damageMark || damage.additions != afterOwnMark || count != record.subtreeCount
+        changesPicture = changesPicture || changedBelow
         record.subtreeCount = count
+        record.hasChanged = ownChanged || changedBelow
         subtree = prepareEffects(of: layer, record: record, subtree: subtree, changesPicture: changesPicture)
         record.subtreeRect = subtree
+        if let mask = layer.maskStorage { keepMaskPicture(of: mask.record(in: self), owner: record) }
     }
 
     /// Folds the mask subtree's signatures into `hasher`.
@@ -357,7 +361,7 @@ public final class LayerRenderer {
            let coverage = mask.record(in: self).coverage {
             context.clip(toMask: coverage.mask)
         } else if let mask = layer.maskStorage, maskDepth < Self.maskNestingLimit {
-            guard let picture = renderMask(mask, mode: state.effects.maskMode, damage: damage) else {
+            guard let picture = updatedMaskPicture(of: mask, owner: record, mode: state.effects.maskMode) else {
                 context.restoreGState()
                 return
             }
@@ -426,14 +430,6 @@ public final class LayerRenderer {
             context.draw(store, in: Rect(x: b.minX, y: b.minY, width: Double(store.width), height: Double(store.height)))
         }
         shown.drawDirectContent(in: context)
-    }
-
-    /// Renders the mask subtree over `damage` into the mask picture of the current depth, and
-    /// turns it into alpha as `mode` says.
-    private func renderMask(_ mask: Layer, mode: MaskMode, damage: IntRect) -> OffscreenPicture? {
-        maskPicture(mode: mode, damage: damage) { context in
-            draw(mask, in: context, damage: damage, target: context.bitmap)
-        }
     }
 
     /// The mask picture of the current depth over `damage`, drawn by `body` into the context it

@@ -85,6 +85,13 @@ final class RenderRecord {
     var pictureFrame = Int.min
     /// How many layers (masks included) the subtree had last frame: one fewer means one was removed.
     var subtreeCount = 0
+    /// Whether anything in the layer's subtree (its own signature included) changed this frame.
+    var hasChanged = true
+    /// A mask layer's picture drawn into alpha, kept like a group's (LayerRenderer+MaskPictures).
+    var maskPicture: OffscreenPicture?
+    var maskPictureRect = IntRect.zero
+    var maskPictureFrame = Int.min
+    var maskPictureMode = MaskMode.alpha
     /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
     var drawOrder: [Layer] = []
 
