@@ -110,6 +110,13 @@ public struct TextLayout: Sendable {
         let scratch = self.scratch
         scratch.items.removeAll(keepingCapacity: true)
         scratch.lines.removeAll(keepingCapacity: true)
+        // Room for every character at once, rather than doubling up to it (a new layout of a
+        // long paragraph would otherwise allocate a dozen times per array).
+        var characters = 0
+        for run in runs { characters += run.string.unicodeScalars.count }
+        scratch.items.reserveCapacity(characters)
+        glyphs.reserveCapacity(characters)
+        var advances = 0.0
         for run in runs {
             let family = run.fontFamily ?? style.fontFamily
             let size = max(0, run.fontSize ?? style.fontSize)
@@ -118,6 +125,7 @@ public struct TextLayout: Sendable {
             typeface.shape(run.string.unicodeScalars) { shaped in
                 let s = shaped.scalar.value
                 let newline = s == 0x0A
+                advances += shaped.advance * size
                 scratch.items.append(Item(typeface: typeface, glyph: shaped.glyph, size: size, advance: newline ? 0 : shaped.advance * size,
                                           kern: shaped.kern * size, offset: Point(x: shaped.offset.x * size, y: shaped.offset.y * size),
                                           color: color, hasStyleColor: run.color == nil, isSpace: s == 0x20 || s == 0x09, isNewline: newline))
@@ -125,6 +133,12 @@ public struct TextLayout: Sendable {
         }
         let textCount = scratch.items.count
         let limit = width.map { max(0, $0) }
+        if isWrapped, let limit, limit > 0, advances.isFinite {
+            // About as many lines as the advances fill, and some to spare for short ones.
+            let estimate = Int(min(Double(textCount), advances / limit * 1.25)) + 8
+            scratch.lines.reserveCapacity(estimate)
+            lines.reserveCapacity(estimate)
+        }
         // Lines as ranges of the items; a truncated line's items are appended after the text's.
         var start = 0
         while start <= textCount, textCount > 0 {

@@ -208,6 +208,8 @@ public final class Typeface: @unchecked Sendable {
             for s in scalars { shapingScalars.append(s.value) }
             guard !shapingScalars.isEmpty else { return }
             hb_buffer_clear_contents(buffer)
+            // One allocation for a long run, not HarfBuzz's growth steps.
+            _ = hb_buffer_pre_allocate(buffer, UInt32(shapingScalars.count))
             shapingScalars.withUnsafeBufferPointer { hb_buffer_add_utf32(buffer, $0.baseAddress, Int32($0.count), 0, Int32($0.count)) }
             hb_buffer_guess_segment_properties(buffer)
             hb_shape(shaper, buffer, nil, 0)
