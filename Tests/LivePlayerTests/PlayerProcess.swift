@@ -24,10 +24,22 @@ enum PlayerProcess {
         return (status, child.standardOutput, child.standardError)
     }
 
+    /// The whole text of a `/proc` file, or nil when it cannot be read (the process is gone).
+    ///
+    /// Not `String(contentsOfFile:)` nor `FileManager.contents(atPath:)`: for a file whose size
+    /// says 0, as every `/proc` file's does, they return the first page only. A player's memory
+    /// map was cut after 36 lines, and its shared-memory segments, further down, were not seen.
+    static func procFile(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.readToEnd() else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Whether process `pid` has installed a handler for `signal` (bit signal−1 of SigCgt in
     /// /proc/PID/status): the moment a stop signal stops being fatal and starts being handled.
     static func catches(_ signal: Int32, pid: pid_t) -> Bool {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        guard let status = procFile("/proc/\(pid)/status"),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
               let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
         else { return false }

@@ -117,7 +117,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
 
     /// CPU time (user + system, clock ticks) the process has used.
     func cpuTicks(of pid: pid_t) -> Int? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let stat = PlayerProcess.procFile("/proc/\(pid)/stat"),
               let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
@@ -157,7 +157,7 @@ nonisolated(unsafe) private var keeper: X11TestClient?
 
     /// The player's shared-memory segments, from its memory map (`/SYSV… (deleted)` lines give the id).
     func sharedMemoryIDs(of pid: pid_t) -> [String] {
-        guard let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8) else { return [] }
+        guard let maps = PlayerProcess.procFile("/proc/\(pid)/maps") else { return [] }
         return maps.split(separator: "\n").filter { $0.contains("/SYSV") }.compactMap { line in
             line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(4).first.map(String.init)
         }

@@ -62,7 +62,7 @@ struct WindowHarness {
 
     /// CPU time (user + system, clock ticks) process `pid` has used.
     static func cpuTicks(of pid: pid_t) -> Int? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let stat = PlayerProcess.procFile("/proc/\(pid)/stat"),
               let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
