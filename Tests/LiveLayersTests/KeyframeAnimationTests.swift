@@ -171,3 +171,77 @@ extension RuntimeSuites.ModelPresentationTests {
         #expect(LayerClock.currentTime == 3)
     }
 }
+
+/// A list value whose storage counts how often it is made, to see whether an animation writes
+/// its frames into kept storage or builds a new value each frame.
+struct CountedList: Interpolatable {
+    final class Storage: @unchecked Sendable {
+        nonisolated(unsafe) static var made = 0
+        var values: [Double]
+        init(_ values: [Double]) {
+            self.values = values
+            Storage.made += 1
+        }
+    }
+    var storage: Storage
+
+    init(_ values: [Double]) { storage = Storage(values) }
+
+    static func == (a: CountedList, b: CountedList) -> Bool { a.storage.values == b.storage.values }
+
+    func interpolated(to other: CountedList, at f: Double) -> CountedList {
+        CountedList(zip(storage.values, other.storage.values).map { $0 + ($1 - $0) * f })
+    }
+    func interpolate(to other: CountedList, at f: Double, into result: inout CountedList) {
+        guard isKnownUniquelyReferenced(&result.storage), result.storage.values.count == storage.values.count else {
+            result = interpolated(to: other, at: f)
+            return
+        }
+        for i in storage.values.indices { result.storage.values[i] = storage.values[i] + (other.storage.values[i] - storage.values[i]) * f }
+    }
+    func adding(_ other: CountedList) -> CountedList { CountedList(zip(storage.values, other.storage.values).map(+)) }
+    func subtracting(_ other: CountedList) -> CountedList { CountedList(zip(storage.values, other.storage.values).map(-)) }
+    func distance(to other: CountedList) -> Double { zip(storage.values, other.storage.values).map { abs($1 - $0) }.reduce(0, +) }
+}
+
+final class CountedListLayer: Layer {
+    @LayerProperty var list = CountedList([0, 0, 0])
+}
+
+extension RuntimeSuites {
+@MainActor
+@Suite struct KeyframeStorageTests {
+    /// Between keys, a keyframe animation of a value with storage (Lottie's sampled paths,
+    /// gradient colours) writes each frame into the storage of the frame before, so playing
+    /// allocates nothing once warm; the values are the ones interpolated afresh.
+    @Test func framesBetweenKeysReuseTheLastFramesStorage() throws {
+        freshRuntime()
+        let root = Layer()
+        keptRoots.append(root)
+        let layer = CountedListLayer()
+        root.addSublayer(layer)
+        let keys = (0..<5).map { k in CountedList([Double(k), Double(k * k), -Double(k)]) }
+        let animation = KeyframeAnimation(keyPath: "list")
+        animation.values = keys
+        animation.duration = 4
+        animation.fillMode = .both
+        animation.isRemovedOnCompletion = false
+        layer.add(animation, forKey: "list")
+        let bitmap = try Bitmap(width: 8, height: 8)
+        let renderer = LayerRenderer()
+        var madeAfterFirstFrame = 0
+        for frame in 0..<12 {
+            let t = 0.15 + Double(frame) * 0.31          // never on a key
+            LayerClock.advance(to: t)
+            renderer.render(root, at: t, into: bitmap)
+            let shown = try #require(layer.presentation()).list.storage.values
+            let i = Int(t), u = t - Double(i)
+            let expected = keys[i].interpolated(to: keys[i + 1], at: u).storage.values
+            #expect(zip(shown, expected).allSatisfy { abs($0 - $1) < 1e-12 }, "frame \(frame): \(shown) vs \(expected)")
+            if frame == 0 { madeAfterFirstFrame = CountedList.Storage.made }
+        }
+        // The expected values above make one list a frame; the animation makes none after the first.
+        #expect(CountedList.Storage.made - madeAfterFirstFrame == 11)
+    }
+}
+}

@@ -52,6 +52,25 @@ struct LottieModifierTests {
         #expect(round[50, 21] == 0xFFFF_0000 && round[26, 26] == 0 && round[31, 31] == 0xFFFF_0000)
     }
 
+    /// A repeater whose count animates 0 → 5 over frames 0...10 (linearly), each copy 20 px
+    /// right of the one before, opacity 100 % → 50 % across the copies shown: whole copies are
+    /// shown (2.5 → 2, as ThorVG and rlottie count them), and the last one shown is at 50 %.
+    @Test func animatedRepeaterCopiesShowWholeCopiesAsTheCountChanges() throws {
+        let copies = #"{"a":1,"k":[{"t":0,"s":[0],"o":{"x":0,"y":0},"i":{"x":1,"y":1}},{"t":10,"s":[5]}]}"#
+        let repeater = #"{"ty":"rp","c":\#(copies),"o":{"a":0,"k":0},"m":1,"tr":{"ty":"tr","p":{"a":0,"k":[20,0]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},"r":{"a":0,"k":0},"so":{"a":0,"k":100},"eo":{"a":0,"k":50}}}"#
+        let data = composition(layers: shapeLayer([rect(x: 0, y: 45, width: 10, height: 10), redFill, repeater].joined(separator: ",")))
+        func alphas(at frame: Double) throws -> [UInt32] {
+            let image = try render(data, frame: frame)
+            return (0..<5).map { image[20 * $0 + 5, 50] >> 24 }
+        }
+        #expect(try alphas(at: 0) == [0, 0, 0, 0, 0])
+        #expect(try alphas(at: 2.4) == [255, 0, 0, 0, 0])
+        let half = try alphas(at: 5)
+        #expect(half[0] == 255 && abs(Int(half[1]) - 128) <= 1 && half[2...] == [0, 0, 0], "\(half)")
+        let all = try alphas(at: 10)
+        #expect(all[0] == 255 && abs(Int(all[4]) - 128) <= 1 && all[1] > all[2] && all[2] > all[3] && all[3] > all[4], "\(all)")
+    }
+
     /// An ellipse has no sharp corner: round corners leave it as it is.
     @Test func roundCornersLeaveCurvesAlone() throws {
         let plain = try render(composition(layers: shapeLayer(ellipse(x: 10, y: 10, diameter: 80) + "," + redFill)))

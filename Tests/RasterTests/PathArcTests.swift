@@ -28,6 +28,28 @@ import Testing
     }
 }
 
+@Suite struct PathInterpolationTests {
+    /// Interpolating into a path keeps its element storage (no allocation for an animation
+    /// frame) and gives the same path as `interpolated(to:fraction:)`.
+    @Test func interpolatingIntoAPathReusesItsStorage() throws {
+        var a = Path(), b = Path()
+        a.addRoundedRect(in: Rect(x: 0, y: 0, width: 40, height: 20), cornerWidth: 5, cornerHeight: 5)
+        b.addRoundedRect(in: Rect(x: 10, y: 5, width: 60, height: 30), cornerWidth: 8, cornerHeight: 8)
+        var result = try #require(a.interpolated(to: b, fraction: 0.25))
+        let storage = result.elements.withUnsafeBufferPointer { $0.baseAddress }
+        for f in [0.5, 0.75, 1.3] {
+            #expect(a.interpolate(to: b, fraction: f, into: &result))
+            #expect(result == a.interpolated(to: b, fraction: f))
+            #expect(result.elements.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        }
+        var line = Path()
+        line.move(to: .zero)
+        line.addLine(to: Point(x: 1, y: 1))
+        #expect(!a.interpolate(to: line, fraction: 0.5, into: &result))
+        #expect(result == a.interpolated(to: b, fraction: 1.3))
+    }
+}
+
 @Suite struct FlattenTests {
     /// A flattened circle's vertices lie on the circle, and its chords stay within the tolerance.
     @Test(arguments: [0.1, 0.01])

@@ -161,6 +161,11 @@ final class KeyframeEffect<Value: Interpolatable>: AnimationEffect {
     let mode: CalculationMode
     let isAdditive: Bool
     let isCumulative: Bool
+    /// The last value interpolated between keys, kept so that values with storage (Lottie's
+    /// sampled paths, gradient colours and locations) are interpolated into the same storage
+    /// each frame. The presentation copy's reference is replaced from the model before each
+    /// evaluation, so this one is then unique.
+    private var kept: Value?
 
     init(accessor: PropertyAccessor<Value>, timing: TimingModel, timingFunction: TimingFunction?, values: [Value],
          schedule: KeyframeSchedule, mode: CalculationMode, isAdditive: Bool, isCumulative: Bool) {
@@ -201,7 +206,15 @@ final class KeyframeEffect<Value: Interpolatable>: AnimationEffect {
         // Eased progress may overshoot either end, so only values near the keys snap.
         if abs(u) <= 1e-9 { return values[i] }
         if abs(u - 1) <= 1e-9 { return values[i + 1] }
-        return values[i].interpolated(to: values[i + 1], at: u)
+        guard var reused = kept else {
+            let value = values[i].interpolated(to: values[i + 1], at: u)
+            kept = value
+            return value
+        }
+        kept = nil
+        values[i].interpolate(to: values[i + 1], at: u, into: &reused)
+        kept = reused
+        return reused
     }
 
     /// Barry–Goldman's pyramid: a Catmull-Rom spline through the values, parameterised by the

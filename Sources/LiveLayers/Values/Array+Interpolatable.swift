@@ -14,12 +14,17 @@ extension Array: Interpolatable where Element: Interpolatable {
         return out
     }
 
-    /// Writes the elements into `result` in place when all three have the same length (no
-    /// allocation when `result`'s storage is not shared).
+    /// Writes the elements into `result`'s storage (no allocation when it is not shared and
+    /// large enough); between arrays of different lengths the nearer one is copied into it.
     public func interpolate(to other: [Element], at fraction: Double, into result: inout [Element]) {
-        guard count == other.count, result.count == count else {
-            result = interpolated(to: other, at: fraction)
+        guard count == other.count else {
+            result.removeAll(keepingCapacity: true)
+            result.append(contentsOf: fraction < 0.5 ? self : other)
             return
+        }
+        if result.count != count {
+            result.removeAll(keepingCapacity: true)
+            result.append(contentsOf: self)
         }
         for i in indices { result[i] = self[i].interpolated(to: other[i], at: fraction) }
     }

@@ -10,6 +10,15 @@ extension Path: Interpolatable {
         interpolated(to: other, fraction: fraction) ?? (fraction < 0.5 ? self : other)
     }
 
+    /// Interpolates into `result`'s own element storage (no allocation once it is unshared and
+    /// large enough). Between paths of different shapes the nearer one is copied into it rather
+    /// than shared, so the storage stays the animation's own for the frames after.
+    public func interpolate(to other: Path, at fraction: Double, into result: inout Path) {
+        guard !interpolate(to: other, fraction: fraction, into: &result) else { return }
+        result.removeAll()
+        result.addPath(fraction < 0.5 ? self : other)
+    }
+
     public func adding(_ other: Path) -> Path { combined(with: other, +) ?? self }
 
     public func subtracting(_ other: Path) -> Path { combined(with: other, -) ?? self }

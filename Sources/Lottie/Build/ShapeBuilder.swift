@@ -200,16 +200,35 @@ struct ShapeBuilder {
                 sources = [PathSource(merging: sources, mode: mode)]
             case let .repeater(copies, offset, transform, startOpacity, endOpacity, above):
                 // The items above are drawn again for each copy, each transformed once more.
-                let count = max(0, min(1000, Int(copies.initial.value.rounded())))
-                if copies.isAnimated { report("animated repeater copies") }
+                // An animated count builds the most copies it reaches; each copy is shown while
+                // the count (whole copies, as ThorVG and rlottie count them) is above its index.
+                func copyCount(at f: Double) -> Int { max(0, min(1000, Int(copies.value(at: f).value))) }
+                let count: Int
+                if let span = copies.span {
+                    var most = copies.keyframes.map { max(0, min(1000, Int($0.value.value))) }.max() ?? 0
+                    try animator.budget.spend(Int(min(span.upperBound - span.lowerBound, 1e9)) + 1)
+                    for f in stride(from: span.lowerBound.rounded(.down), through: span.upperBound.rounded(.up), by: 1) {
+                        most = max(most, copyCount(at: f))
+                    }
+                    count = most
+                } else {
+                    count = max(0, min(1000, Int(copies.initial.value.rounded())))
+                }
                 var copiesTopFirst: [Layer] = []
                 for i in 0..<count {
                     let copy = Layer()
                     let n = Double(i) + offset.initial.value
                     copy.transform = Self.repeaterMatrix(transform, at: 0, times: n)
-                    let fraction = count > 1 ? Double(i) / Double(count - 1) : 0
-                    let so = startOpacity.initial.value, eo = endOpacity.initial.value
-                    copy.opacity = (so + (eo - so) * fraction) / 100
+                    func opacity(shown: Int, at f: Double) -> Double {
+                        guard i < shown else { return 0 }
+                        let fraction = shown > 1 ? Double(i) / Double(shown - 1) : 0
+                        let so = startOpacity.value(at: f).value, eo = endOpacity.value(at: f).value
+                        return (so + (eo - so) * fraction) / 100
+                    }
+                    copy.opacity = opacity(shown: copies.span == nil ? count : copyCount(at: copies.keyframes[0].time), at: 0)
+                    if let span = copies.span {
+                        try animator.sample(on: copy, key: "opacity", span: span) { f in opacity(shown: copyCount(at: f), at: f) }
+                    }
                     try ShapeBuilder(animator: animator, report: report, depth: depth + 1, deferred: deferred).build(Array(items[..<index]), into: copy)
                     copiesTopFirst.append(copy)
                 }

@@ -179,9 +179,18 @@ public struct Path: Hashable, Sendable {
     /// animation is undefined then.
     public func interpolated(to other: Path, fraction t: Double) -> Path? {
         guard hasSameShape(as: other) else { return nil }
-        func mix(_ p: Point, _ q: Point) -> Point { p.interpolated(to: q, fraction: t) }
         var out = Path()
         out.reserveCapacity(elements.count)
+        return interpolate(to: other, fraction: t, into: &out) ? out : nil
+    }
+
+    /// Writes the path at fraction `t` between `self` and `other` into `result`, reusing its
+    /// storage (no allocation when it is unshared and large enough). Returns `false`, leaving
+    /// `result` alone, when the two paths do not have the same shape.
+    public func interpolate(to other: Path, fraction t: Double, into out: inout Path) -> Bool {
+        guard hasSameShape(as: other) else { return false }
+        func mix(_ p: Point, _ q: Point) -> Point { p.interpolated(to: q, fraction: t) }
+        out.removeAll()
         for (a, b) in zip(elements, other.elements) {
             switch (a, b) {
             case let (.move(p), .move(q)): out.append(.move(to: mix(p, q)))
@@ -192,7 +201,7 @@ public struct Path: Hashable, Sendable {
             default: out.append(.closeSubpath)
             }
         }
-        return out
+        return true
     }
 }
 
