@@ -127,8 +127,9 @@ extension DisplayLink {
     /// frame interval are the drops a viewer saw. ``statistics`` is corrected to that count, once
     /// per drop: a frame shown later than its target adds drops (blamed on the longest stage of
     /// the frame just finished if it took more than half its interval, else unattributed), and
-    /// they are taken back when the link counts the same missed vblanks itself. Frames must be
-    /// reported in order; counting restarts after a pause. See ``PresentationLedger``.
+    /// they are taken back when the link counts the same missed vblanks itself. Report frames as
+    /// the display reports them: an older frame reported after a newer one (shown over it) counts
+    /// as a frame never seen. Counting restarts after a pause. See ``PresentationLedger``.
     public func presentationCompleted(frameIndex: Int, msc: Int64?) {
         let change = vblank.ledger.complete(frameIndex: frameIndex, shownAt: msc, divisor: divisor)
         if change != 0 { statistics.correctDrops(by: change) }

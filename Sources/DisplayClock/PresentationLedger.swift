@@ -21,6 +21,9 @@ struct PresentationLedger {
     private var baselineLateness: Int64?
     private var skipped = 0
     private var lastShown: Int64?
+    /// The newest frame the display has reported on, and how late it was shown.
+    private var newestCompleted = -1
+    private var newestLateness: Int64 = 0
     /// The correction now applied to the statistics.
     private(set) var applied = 0
 
@@ -43,6 +46,15 @@ struct PresentationLedger {
         guard frameIndex >= 0, frameIndex <= newestFrame, newestFrame - frameIndex < Self.capacity - 1 else { return 0 }
         let target = targets[frameIndex % Self.capacity]
         guard target != Int64.min else { return 0 }
+        // An older frame reported after a newer one: the newer was shown first and the older
+        // copied over it (or replaced it), so one of the two was never seen. How late the display
+        // runs is the newer frame's word; the older one's lateness would count its drop again.
+        guard frameIndex > newestCompleted else {
+            guard let baseline = baselineLateness else { return 0 }
+            skipped += 1
+            return apply(Int(newestLateness - baseline) + skipped)
+        }
+        newestCompleted = frameIndex
         guard let msc else {
             if baselineLateness != nil { skipped += 1 }
             return 0
@@ -51,11 +63,16 @@ struct PresentationLedger {
         if msc == lastShown, baselineLateness != nil { skipped += 1 }
         lastShown = msc
         let lateness = max(0, msc - target) / Int64(max(1, divisor))
+        newestLateness = lateness
         guard let baseline = baselineLateness else {
             baselineLateness = lateness
             return 0
         }
-        let correction = Int(lateness - baseline) + skipped
+        return apply(Int(lateness - baseline) + skipped)
+    }
+
+    /// Makes `correction` the one applied; returns the change.
+    private mutating func apply(_ correction: Int) -> Int {
         let change = correction - applied
         applied = correction
         return change

@@ -123,6 +123,31 @@ import Testing
         #expect(link.statistics.drops(blamedOn: .unattributed) == 3)
     }
 
+    /// A newer frame shown at once (a late present) can complete before an older one still queued
+    /// for the same vblank, which then copies over it: the display showed the older frame one
+    /// vblank late and never the newer one. That is one drop, as the vblanks say, not two: the
+    /// older frame's lateness must not count on top of the newer one's skip (a Present run under
+    /// load ended with the link one drop above the server's gaps).
+    @Test func anOlderFrameCompletingAfterANewerOneCountsOnce() {
+        let harness = VblankHarness(displayRate: 60)
+        harness.run(until: 10 + 21.5 / 60)
+        let link = harness.link
+        let frames = harness.frames
+        #expect(frames.count >= 20)
+        #expect(link.statistics.framesDropped == 0)
+        for frame in frames.prefix(18) { link.presentationCompleted(frameIndex: frame.frameIndex, msc: frame.targetMSC) }
+        // Frame 19 at its target, then frame 18 at the same vblank (one after its own target).
+        let shownAt = frames[19].targetMSC!
+        #expect(shownAt == frames[18].targetMSC! + 1)
+        link.presentationCompleted(frameIndex: 19, msc: shownAt)
+        link.presentationCompleted(frameIndex: 18, msc: shownAt)
+        // Vblank 18's target showed no new frame: one drop.
+        #expect(link.statistics.framesDropped == 1)
+        // Later frames on time keep it at one.
+        link.presentationCompleted(frameIndex: 20, msc: frames[20].targetMSC)
+        #expect(link.statistics.framesDropped == 1)
+    }
+
     /// When the display stops answering, the timer takes over within two periods, at the fitted
     /// rate and phase; when vblanks come back, they tick the link again.
     @Test func watchdogFallsBackToTheTimerAndReturns() {
