@@ -96,8 +96,9 @@ struct LivePlayer: ParsableCommand {
         var options = PlayerOptions(scene: kind, width: kind.defaultSize.width, height: kind.defaultSize.height)
         if kind == .play {
             guard let file else { throw ValidationError("play needs a Lottie file: live-player play FILE.json") }
-            let animation = try Self.loadAnimation(file)
+            let (animation, built) = try Self.loadAnimation(file)
             options.animation = animation
+            options.animationLayer = built
             // Native size, scaled down when it would exceed the largest frame.
             let native = animation.size
             let shrink = min(1, (Double(Self.largestFramePixels) / (native.width * native.height)).squareRoot())
@@ -203,15 +204,16 @@ struct LivePlayer: ParsableCommand {
             + "(\(Int(bytesPerPixel)) bytes a pixel); the limit is \(fixed(limit, 1)) megapixels, such as 8192x8192"
     }
 
-    /// Decodes and builds the animation at `path`; malformed files exit with 65 (EX_DATAERR), as
-    /// do files too large to play, after saying where the problem is. Features the player does
-    /// not draw are listed once on stderr, and the rest plays.
-    private static func loadAnimation(_ path: String) throws -> LottieAnimation {
+    /// Decodes and builds the animation at `path`, once (the play scene shows the layer built
+    /// here: a long time-remapped file takes a while to build); malformed files exit with 65
+    /// (EX_DATAERR), as do files too large to play, after saying where the problem is. Features
+    /// the player does not draw are listed once on stderr, and the rest plays.
+    private static func loadAnimation(_ path: String) throws -> (LottieAnimation, AnimationLayer) {
         do {
             let animation = try LottieAnimation(contentsOfFile: path)
-            let unsupported = try MainActor.assumeIsolated { try animation.makeLayer().unsupportedFeatures }
-            for line in unsupported { printError("\(path): not supported, not drawn: \(line)") }
-            return animation
+            let built = try MainActor.assumeIsolated { try animation.makeLayer() }
+            for line in MainActor.assumeIsolated({ built.unsupportedFeatures }) { printError("\(path): not supported, not drawn: \(line)") }
+            return (animation, built)
         } catch let error as LottieError {
             if case .unreadable = error { throw ValidationError("\(error)") }
             printError("\(path): \(error)")

@@ -31,16 +31,34 @@ extension GraphicsContext {
             for y in region.y..<region.maxY {
                 let row = pixels + y * stride
                 let dither = bayer.baseAddress! + (y & 7) * 8
-                let maskRow = mask.map { $0.row(y) }
                 evaluator.startRow(x: region.x, y: y)
-                for x in region.x..<region.maxX {
-                    let t = evaluator.next()
-                    let s = ramp.pixel(ShadingRamp.index(t), dither: shading.isDithered ? dither[x & 7] : 128)
-                    if replaces { row[x] = s; continue }
-                    var c = alpha
-                    if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
-                    if c == 0 { continue }
-                    row[x] = mode == .copy ? PixelMath.lerp(s, row[x], c) : PixelMath.over(PixelMath.scale(s, c), row[x])
+                guard let maskRow = mask.map({ $0.row(y) }) else {
+                    for x in region.x..<region.maxX {
+                        let t = evaluator.next()
+                        let s = ramp.pixel(ShadingRamp.index(t), dither: shading.isDithered ? dither[x & 7] : 128)
+                        if replaces { row[x] = s; continue }
+                        if alpha == 0 { continue }
+                        row[x] = mode == .copy ? PixelMath.lerp(s, row[x], alpha) : PixelMath.over(PixelMath.scale(s, alpha), row[x])
+                    }
+                    continue
+                }
+                // Only the mask's covered runs are shaded (a shape's mask covers a fraction of
+                // its box); the evaluator steps over the rest exactly as it would pixel by pixel.
+                var x = region.x
+                while x < region.maxX {
+                    let zeros = x
+                    while x + 8 <= region.maxX && UnsafeRawPointer(maskRow + x).loadUnaligned(as: UInt64.self) == 0 { x += 8 }
+                    while x < region.maxX && maskRow[x] == 0 { x += 1 }
+                    evaluator.skip(x - zeros)
+                    while x < region.maxX, maskRow[x] != 0 {
+                        let t = evaluator.next()
+                        let s = ramp.pixel(ShadingRamp.index(t), dither: shading.isDithered ? dither[x & 7] : 128)
+                        let c = PixelMath.mul(alpha, UInt32(maskRow[x]))
+                        if c != 0 {
+                            row[x] = mode == .copy ? PixelMath.lerp(s, row[x], c) : PixelMath.over(PixelMath.scale(s, c), row[x])
+                        }
+                        x += 1
+                    }
                 }
             }
         }
@@ -92,6 +110,19 @@ struct ShadingEvaluator {
         case .radial, .conic:
             u = inverse.a * px + inverse.c * py + inverse.tx - center.x
             v = inverse.b * px + inverse.d * py + inverse.ty - center.y
+        }
+    }
+
+    /// Moves `n` pixels right without evaluating them, with the same arithmetic as `next()`
+    /// (so the pixels after a skipped run are exactly the ones evaluated one by one).
+    @inline(__always)
+    mutating func skip(_ n: Int) {
+        guard n > 0 else { return }
+        switch kind {
+        case .axial:
+            for _ in 0..<n { t += dtdx }
+        case .radial, .conic:
+            for _ in 0..<n { u += inverse.a; v += inverse.b }
         }
     }
 

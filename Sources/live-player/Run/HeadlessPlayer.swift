@@ -22,7 +22,8 @@ struct HeadlessPlayer {
         let pipeline: FramePipeline
         do {
             pipeline = try FramePipeline(kind: options.scene, setup: SceneSetup(size: Size(width: Double(options.width), height: Double(options.height)), image: options.image,
-                                                                   animation: options.animation, background: options.background),
+                                                                   animation: options.animation, animationLayer: options.animationLayer,
+                                                                   background: options.background),
                                          link: link, overlay: nil, logCapacity: options.frames ?? (options.at != nil ? 1 : 4096))
         } catch {
             printError("\(error)")

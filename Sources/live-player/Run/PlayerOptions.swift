@@ -52,6 +52,8 @@ struct PlayerOptions {
     var image: Bitmap?
     /// The Lottie animation for the play scene.
     var animation: LottieAnimation?
+    /// Its layer tree, built once when the file was checked.
+    var animationLayer: AnimationLayer?
     /// `--background`: what the play scene shows where the animation draws nothing.
     var background: Color?
     var headless = false

@@ -82,7 +82,8 @@ final class WindowedPlayer: FrameSource {
         overlay.clock = clock
         do {
             pipeline = try FramePipeline(kind: options.scene, setup: SceneSetup(size: Size(width: Double(window.width), height: Double(window.height)), image: options.image,
-                                                                   animation: options.animation, background: options.background),
+                                                                   animation: options.animation, animationLayer: options.animationLayer,
+                                                                   background: options.background),
                                          link: link, overlay: overlay, logCapacity: options.frames ?? 100_000)
         } catch {
             printError("\(error)")

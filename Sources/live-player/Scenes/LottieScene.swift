@@ -33,7 +33,7 @@ final class LottieScene: Scene, TransportControls {
         self.animation = animation
         background = setup.background
         let built: AnimationLayer
-        do { built = try animation.makeLayer() } catch {
+        do { built = try setup.animationLayer ?? animation.makeLayer() } catch {
             // The player builds once before the scene (LivePlayer.validate); this cannot fail then.
             preconditionFailure("\(error)")
         }

@@ -52,6 +52,9 @@ struct SceneSetup {
     var image: Bitmap?
     /// The Lottie animation the play scene shows.
     var animation: LottieAnimation?
+    /// The animation's layer tree when it is built already (the player builds it once to check
+    /// the file); `nil` builds it here.
+    var animationLayer: AnimationLayer?
     /// What the play scene shows behind the animation; `nil` leaves it transparent.
     var background: Color?
 }
