@@ -209,5 +209,30 @@ extension RuntimeSuites {
         try step { mover.position = Point(x: 40, y: 70) }
         #expect(renderer.effects.pixelsRedrawn == 0)
     }
+
+    /// A group sliding out over the frame's edge and back keeps one picture: the part inside
+    /// the frame shrinks and grows, the bitmap stays (no allocation per frame).
+    @Test func aGroupSlidingOverTheFramesEdgeKeepsItsPicture() throws {
+        let root = square(Rect(x: 0, y: 0, width: 64, height: 64), .white)
+        keptRoots.append(root)
+        let group = Layer()
+        group.frame = Rect(x: 10, y: 10, width: 40, height: 40)
+        group.opacity = 0.5
+        group.addSublayer(square(Rect(x: 0, y: 0, width: 30, height: 30), .red))
+        group.addSublayer(square(Rect(x: 10, y: 10, width: 30, height: 30), .blue))
+        root.addSublayer(group)
+        let renderer = LayerRenderer()
+        let frame = try Bitmap(width: 64, height: 64)
+        renderer.render(root, at: 0, into: frame)
+        let picture = try #require(group.record(in: renderer).picture)
+        for i in 1...16 {
+            let x = 30 + 7 * Double(i <= 8 ? i : 16 - i)
+            let t = Double(i) / 60
+            withoutActions { group.position = Point(x: x, y: 30) }
+            renderer.render(root, at: t, into: frame)
+            #expect(group.record(in: renderer).picture === picture, "frame \(i), x \(x)")
+            #expect(frame.hasSamePixels(as: try fresh(root, at: t, width: 64, height: 64)), "frame \(i)")
+        }
+    }
 }
 }

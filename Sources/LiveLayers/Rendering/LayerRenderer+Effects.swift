@@ -145,6 +145,11 @@ extension LayerRenderer {
         return true
     }
 
+    /// The size a picture of `content` needs, whatever part of it is inside the frame.
+    func pictureRoom(for content: IntRect) -> (width: Int, height: Int) {
+        (min(content.width, targetSize.width), min(content.height, targetSize.height))
+    }
+
     /// The device pixels a group's picture holds: its subtree's, inside the frame.
     func pictureRect(of record: RenderRecord) -> IntRect {
         record.contentRect.intersection(IntRect(x: 0, y: 0, width: targetSize.width, height: targetSize.height))
@@ -158,7 +163,8 @@ extension LayerRenderer {
         if record.pictureFrame == frameNumber, let picture = record.picture { return picture }
         let rect = pictureRect(of: record)
         let isPartial = record.pictureFrame == frameNumber - 1 && rect == record.pictureRect && record.picture != nil
-        guard let picture = OffscreenPicture.reused(record.picture, for: rect, shrinks: true) else {
+        guard let picture = OffscreenPicture.reused(record.picture, for: rect, room: pictureRoom(for: record.contentRect),
+                                                    shrinks: true) else {
             record.picture = nil
             return nil
         }

@@ -28,7 +28,8 @@ extension LayerRenderer {
         }
         let isPartial = record.maskPictureFrame == frameNumber - 1 && rect == record.maskPictureRect
             && mode == record.maskPictureMode && record.maskPicture != nil
-        guard let picture = OffscreenPicture.reused(record.maskPicture, for: rect, shrinks: true) else {
+        guard let picture = OffscreenPicture.reused(record.maskPicture, for: rect, room: pictureRoom(for: owner.contentRect),
+                                                    shrinks: true) else {
             record.maskPicture = nil
             return nil
         }

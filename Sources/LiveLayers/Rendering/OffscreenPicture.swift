@@ -24,18 +24,22 @@ final class OffscreenPicture {
     }
 
     /// `picture`, or a new one, able to hold `rect` (device pixels) with its origin at the
-    /// rectangle's top-left; nil when `rect` is empty or too large for a bitmap. A scratch
-    /// picture (`shrinks` false) keeps its largest bitmap.
-    static func reused(_ picture: OffscreenPicture?, for rect: IntRect, shrinks: Bool) -> OffscreenPicture? {
+    /// rectangle's top-left; nil when `rect` is empty or too large for a bitmap. A new bitmap
+    /// is at least `room` large: what the content needs whole, for content that slides in and
+    /// out of the frame's edge (its part inside, `rect`, grows and shrinks as it moves). A
+    /// scratch picture (`shrinks` false) keeps its largest bitmap.
+    static func reused(_ picture: OffscreenPicture?, for rect: IntRect, room: (width: Int, height: Int) = (0, 0),
+                       shrinks: Bool) -> OffscreenPicture? {
         guard !rect.isEmpty, rect.width <= Bitmap.maximumSide, rect.height <= Bitmap.maximumSide else { return nil }
+        let needed = (width: max(rect.width, room.width), height: max(rect.height, room.height))
         if let picture, picture.bitmap.width >= rect.width, picture.bitmap.height >= rect.height,
-           !shrinks || picture.bitmap.width * picture.bitmap.height <= max(4 * rect.area, 64 * 64) {
+           !shrinks || picture.bitmap.width * picture.bitmap.height <= max(4 * needed.width * needed.height, 64 * 64) {
             picture.origin = (rect.x, rect.y)
             return picture
         }
         // Some room to grow, so a picture that widens a pixel a frame does not allocate every frame.
-        let w = min(Bitmap.maximumSide, (rect.width + rect.width / 8 + 15) & ~15)
-        let h = min(Bitmap.maximumSide, (rect.height + rect.height / 8 + 15) & ~15)
+        let w = min(Bitmap.maximumSide, (needed.width + needed.width / 8 + 15) & ~15)
+        let h = min(Bitmap.maximumSide, (needed.height + needed.height / 8 + 15) & ~15)
         guard let bitmap = try? Bitmap(width: w, height: h) else { return nil }
         let made = OffscreenPicture(bitmap: bitmap)
         made.origin = (rect.x, rect.y)
