@@ -32,7 +32,13 @@ struct ASCIILine {
             bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
             rest /= 10
         } while rest > 0
-        bytes[start...].reverse()
+        // Swapped in place: reversing the slice `bytes[start...]` copied the buffer.
+        var i = start, j = bytes.count - 1
+        while i < j {
+            bytes.swapAt(i, j)
+            i += 1
+            j -= 1
+        }
     }
 
     /// Appends `value` with `digits` decimals, rounded half away from zero, as `fixed(_:_:)` does.

@@ -38,6 +38,7 @@ final class FPSOverlay {
     init(transportLabel: String, frameRate: FrameRate) {
         self.transportLabel = transportLabel
         self.frameRate = frameRate
+        views.reserveCapacity(Self.viewLimit + 1)
     }
 
     /// Where the overlay goes in a frame of `bounds`: the top-left corner, inset by 8 pixels.
@@ -89,13 +90,18 @@ final class FPSOverlay {
     /// light hinting keeps it crisp. The pixel font stands in when no font can be opened.
     private static let typeface = Typeface.named("DejaVu Sans Mono")
     private static let textSize = 10.0
-    private var view: (target: ObjectIdentifier, rect: IntRect, bitmap: Bitmap)?
+    /// Views of the overlay's rectangle, one for each frame buffer a window takes turns with (a
+    /// Present ring has three), newest first.
+    private var views: [(target: ObjectIdentifier, rect: IntRect, bitmap: Bitmap)] = []
+    private static let viewLimit = 4
 
     /// A view of the overlay's rectangle of `target`, kept while both stay the same.
     private func overlayView(of target: Bitmap, _ rect: IntRect) -> Bitmap {
-        if let view, view.target == ObjectIdentifier(target), view.rect == rect { return view.bitmap }
+        if let i = views.firstIndex(where: { $0.target == ObjectIdentifier(target) && $0.rect == rect }) { return views[i].bitmap }
         let made = target.view(of: rect) ?? target
-        view = (ObjectIdentifier(target), rect, made)
+        // A view keeps its frame buffer alive: the oldest goes, so a replaced ring is let go.
+        if views.count >= Self.viewLimit { views.removeLast() }
+        views.insert((ObjectIdentifier(target), rect, made), at: 0)
         return made
     }
 
