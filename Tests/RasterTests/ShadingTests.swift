@@ -1,5 +1,5 @@
 import Foundation
-import Raster
+@testable import Raster
 import RasterTestSupport
 import Testing
 
@@ -8,6 +8,42 @@ import Testing
     /// The premultiplied channels of a pixel (a, r, g, b).
     static func channels(_ p: UInt32) -> [Int] {
         [Int(p >> 24), Int((p >> 16) & 0xFF), Int((p >> 8) & 0xFF), Int(p & 0xFF)]
+    }
+
+    /// Through a mask with holes (a ring, and a half-covered band), every pixel is the unmasked
+    /// shading's pixel scaled by the mask's coverage, bit for bit: the mask's empty runs are
+    /// skipped with the same evaluator arithmetic as the pixels drawn.
+    @Test(arguments: [0, 1, 2])
+    func shadingThroughAMaskIsTheSamePixelsScaled(kind: Int) throws {
+        let geometry: Shading.Geometry = [.axial(start: Point(x: 3.3, y: 7.1), end: Point(x: 117.9, y: 80.2)),
+                                          .radial(center: Point(x: 61.4, y: 44.7), radius: 53.3),
+                                          .conic(center: Point(x: 58.9, y: 46.2), angle: 0.7)][kind]
+        let shading = Shading(Gradient(stops: [(0, .red), (0.4, Color(red: 0.2, green: 0.8, blue: 0.3)), (1, .blue)]), geometry: geometry)
+        func draw(through mask: AlphaMask?) throws -> Bitmap {
+            let bitmap = try Bitmap(width: 120, height: 90)
+            let context = GraphicsContext(bitmap: bitmap)
+            context.rotate(by: 0.3)          // the evaluator's steps are not whole numbers
+            if let mask { context.clip(toMask: mask) }
+            context.drawShading(shading)
+            return bitmap
+        }
+        let mask = try AlphaMask(width: 120, height: 90)
+        var ring = Path()
+        ring.addEllipse(in: Rect(x: 10, y: 5, width: 90, height: 80))
+        ring.addEllipse(in: Rect(x: 30, y: 25, width: 50, height: 40))
+        mask.fill(ring, rule: .evenOdd)
+        mask.fill(IntRect(x: 104, y: 0, width: 9, height: 90), with: 128)
+        let plain = try draw(through: nil), masked = try draw(through: mask)
+        var covered = 0
+        for y in 0..<90 {
+            for x in 0..<120 {
+                let c = PixelMath.mul(255, UInt32(mask[x, y]))
+                let expected = c == 0 ? 0 : PixelMath.over(PixelMath.scale(plain[x, y], c), 0)
+                if masked[x, y] != expected { Issue.record("(\(x), \(y)): \(String(masked[x, y], radix: 16)) vs \(String(expected, radix: 16))"); return }
+                if c != 0 { covered += 1 }
+            }
+        }
+        #expect(covered > 2000 && covered < 120 * 90 / 2)
     }
 
     @Test func axialEndsAndStopsAreExactOnEveryRow() throws {
