@@ -8,7 +8,10 @@ import Raster
 /// Presents frames with `PresentPixmap` and reports vblanks and completions.
 ///
 /// Frames are shown from a small ring of pixmaps. A pixmap is written again only after the
-/// server's `IdleNotify` for it. Each present names the damage as its update region, so the server
+/// server has copied it: presents ask for a copy (`PresentOptionCopy`; MIT-SHM pixmaps cannot be
+/// flipped to the screen anyway), and the server lets go of a copied (or skipped) pixmap before it
+/// sends the present's `CompleteNotify`, so that event frees the pixmap and no `IdleNotify` is
+/// asked for (each event read costs libX11, libxcb and libXpresent four allocations). Each present names the damage as its update region, so the server
 /// copies only what changed; to keep that true for every pixmap of the ring, a pixmap brought back
 /// into use first receives, from the newest frame, the areas that changed while it was away (the
 /// "buffer age" of EGL and Vulkan swapchains).
@@ -110,7 +113,7 @@ final class PresentScheduler {
         self.opcode = opcode
         self.upload = upload
         if upload == .putImage { uploadGC = XCreateGC(display, window, 0, nil) }
-        eventID = XPresentSelectInput(display, window, UInt32(PresentCompleteNotifyMask | PresentIdleNotifyMask))
+        eventID = XPresentSelectInput(display, window, UInt32(PresentCompleteNotifyMask))
         region = XFixesCreateRegion(display, nil, 0)
         rectangles.reserveCapacity(64)
         try makeRing(visual: visual, width: width, height: height)
@@ -254,7 +257,7 @@ final class PresentScheduler {
             if older.msc > 0 { target = max(msc, older.msc + 1) }
         }
         XPresentPixmap(display, window, buffer.pixmap, serial, 0, region, 0, 0, 0, 0, 0,
-                       UInt32(atOnce ? PresentOptionAsync : PresentOptionNone), target, 0, 0, nil, 0)
+                       UInt32(PresentOptionCopy | (atOnce ? PresentOptionAsync : PresentOptionNone)), target, 0, 0, nil, 0)
         XFlush(display)
         unfinished = (serial, target)
         return serial
@@ -297,7 +300,7 @@ final class PresentScheduler {
     }
 
     /// Decodes a Present event (a generic event cookie of this extension); nil for anything else.
-    /// Idle notifications are handled here and yield no event.
+    /// A present's completion also frees its pixmap.
     func handle(_ event: inout XEvent) -> WindowEvent?? {
         guard event.type == GenericEvent, event.xcookie.extension == opcode else { return nil }
         guard XGetEventData(display, &event.xcookie) != 0, let data = event.xcookie.data else { return .some(nil) }
@@ -310,11 +313,9 @@ final class PresentScheduler {
             if complete.kind == UInt8(PresentCompleteKindNotifyMSC) { return .vblank(timing) }
             // Presents complete in the order they were sent, unless one overtook another.
             if complete.serial_number == unfinished?.serial { unfinished = nil }
+            // Copied or skipped, the pixmap is the server's no more (unless presented again since).
+            for buffer in ring where buffer.serial == complete.serial_number { buffer.isIdle = true }
             return .presented(serial: complete.serial_number, timing: timing, skipped: complete.mode == UInt8(PresentCompleteModeSkip))
-        case PresentIdleNotify:
-            let idle = data.assumingMemoryBound(to: XPresentIdleNotifyEvent.self).pointee
-            for buffer in ring where buffer.pixmap == idle.pixmap { buffer.isIdle = true }
-            return .some(nil)
         default:
             return .some(nil)
         }

@@ -279,13 +279,13 @@ public final class X11Window {
     /// window shows the frame in its top-left part.
     ///
     /// With Present and MIT-SHM, it is a pixmap of the ring that the server has released
-    /// (`IdleNotify`), brought up to the last frame presented. With Present without MIT-SHM, it is
+    /// (its present completed: copied or skipped), brought up to the last frame presented. With Present without MIT-SHM, it is
     /// one bitmap that keeps the last frame; the next present sends a released pixmap what it lacks.
     public func acquireFrameBuffer() -> Bitmap {
         if let scheduler {
             waitForServer { scheduler.hasIdleBuffer } onTimeout: {
                 scheduler.abandonBusyBuffers()
-                return "no Present IdleNotify from the server within \(Int(completionTimeout * 1000)) ms; reusing a pixmap"
+                return "no Present completion from the server within \(Int(completionTimeout * 1000)) ms; reusing a pixmap"
             }
             if scheduler.size != Self.frameSize(forWindowWidth: width, height: height), !watch.isLost, !isClosed { resizeRing(scheduler) }
             if let scheduler = self.scheduler { return scheduler.acquire() }
