@@ -63,7 +63,7 @@ let package = Package(
         ),
 
         // Layers, model/presentation, animations, transactions, damage.
-        .target(name: "LiveLayers", dependencies: ["Raster"], swiftSettings: strict),
+        .target(name: "LiveLayers", dependencies: ["Raster", "CLinux"], swiftSettings: strict),
 
         // Lottie (Bodymovin JSON, dotLottie) animations decoded into layer trees with keyframe
         // animations; zlib (through CPNG) inflates dotLottie archives.

@@ -53,8 +53,10 @@ extension LayerRenderer {
                            clip: IntRect(x: ox + clip.x, y: oy + clip.y, width: clip.width, height: clip.height))
             return
         }
-        if record.storeVersion != record.contentVersion || record.backingStore == nil {
-            guard let (store, storeContext) = record.backing(for: bounds) else { return }
+        // Both bands of a frame drawn on two threads may come here for one layer.
+        alone {
+            guard record.storeVersion != record.contentVersion || record.backingStore == nil,
+                  let (store, storeContext) = record.backing(for: bounds) else { return }
             store.clear()
             storeContext.replay(fills, transform: .identity, clip: store.bounds)
             record.storeVersion = record.contentVersion

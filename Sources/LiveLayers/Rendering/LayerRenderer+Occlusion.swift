@@ -15,6 +15,23 @@ struct OcclusionState {
     var pass = 0
     /// Layers (subtrees) skipped because they lie under the occluder, counted over the last frame.
     var skipped = 0
+
+    /// What drawing does with a layer met while this state's occluder is pending.
+    enum Visit { case whole, sublayers, skipped }
+
+    /// Whether `record` is drawn whole, drawn only for its sublayers (it is an ancestor of the
+    /// occluder: its own paint lies under it), or skipped; `stamp` is the record's pass stamp
+    /// for this state's thread.
+    mutating func visit(_ record: RenderRecord, stamp: Int) -> Visit {
+        guard let occluder = pending else { return .whole }
+        if record === occluder {
+            pending = nil
+            return .whole
+        }
+        if stamp == pass { return .sublayers }
+        skipped += 1
+        return .skipped
+    }
 }
 
 extension LayerRenderer {
@@ -28,12 +45,38 @@ extension LayerRenderer {
     /// (through a mask, an offscreen group, a shadow or replicator instances) are not searched,
     /// nor are clips other than plain rectangles; a layer under a rectangular clip counts only
     /// for the part inside it.
+    ///
+    /// A frame drawn in two bands at once (LayerRenderer+Bands) searches each band on its own
+    /// thread: the lower band keeps its state in `bands.occlusion` and its stamps in
+    /// `RenderRecord.bandOcclusionPass`, so the two never write the same memory.
     func findOccluder(covering rect: IntRect, in root: Layer) -> RenderRecord? {
-        occlusion.pass &+= 1
-        return occluder(covering: rect, in: root)
+        let onBand = isOnBandThread
+        if onBand { bands.occlusion.pass &+= 1 } else { occlusion.pass &+= 1 }
+        return occluder(covering: rect, in: root, onBand: onBand)
     }
 
-    private func occluder(covering rect: IntRect, in layer: Layer) -> RenderRecord? {
+    /// Finds the occluder of `rect` and makes it pending for this thread's drawing; false when
+    /// culling is off or nothing covers `rect` (then it must be cleared first).
+    func beginOcclusion(covering rect: IntRect, in root: Layer) -> Bool {
+        let found = isOcclusionCullingEnabled ? findOccluder(covering: rect, in: root) : nil
+        if isOnBandThread { bands.occlusion.pending = found } else { occlusion.pending = found }
+        return found != nil
+    }
+
+    /// Forgets this thread's pending occluder once its rectangle is drawn.
+    func endOcclusion() {
+        if isOnBandThread { bands.occlusion.pending = nil } else { occlusion.pending = nil }
+    }
+
+    /// What drawing does with `record` on this thread (``OcclusionState/visit(_:stamp:)``).
+    func occlusionVisit(_ record: RenderRecord) -> OcclusionState.Visit {
+        if bands.isSplit, isOnBandThread {
+            return bands.occlusion.visit(record, stamp: record.bandOcclusionPass)
+        }
+        return occlusion.visit(record, stamp: record.occlusionPass)
+    }
+
+    private func occluder(covering rect: IntRect, in layer: Layer, onBand: Bool) -> RenderRecord? {
         let record = layer.record(in: self)
         guard record.isVisible, record.opacity >= 1, layer.maskStorage == nil, !record.isGroup,
               record.shadowRect.isEmpty, record.subtreeRect.contains(rect) else { return nil }
@@ -44,8 +87,8 @@ extension LayerRenderer {
         if searchesSublayers {
             let order = record.drawOrder.isEmpty ? layer.sublayerStorage : record.drawOrder
             for sublayer in order.reversed() {
-                if let found = occluder(covering: rect, in: sublayer) {
-                    record.occlusionPass = occlusion.pass
+                if let found = occluder(covering: rect, in: sublayer, onBand: onBand) {
+                    if onBand { record.bandOcclusionPass = bands.occlusion.pass } else { record.occlusionPass = occlusion.pass }
                     return found
                 }
             }

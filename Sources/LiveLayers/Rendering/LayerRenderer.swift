@@ -28,6 +28,12 @@ public final class LayerRenderer {
     /// reports the whole bitmap (for comparison and debugging).
     public var isDamageTrackingEnabled = true
 
+    /// Whether a frame with a large damaged area is drawn as two horizontal bands at once, the
+    /// lower one on a second thread (started on first use and kept while the renderer lives),
+    /// when the process may run on more than one CPU. The pixels are the same either way; a
+    /// frame that draws groups, shadows, replicas or masks drawn into pixels uses one thread.
+    public var drawsInParallel = true
+
     /// The colour damaged regions are cleared to before redrawing. Default transparent.
     public var clearColor: Color = .clear
 
@@ -55,6 +61,8 @@ public final class LayerRenderer {
     /// out of the tree; one array, so that it keeps its capacity from frame to frame.
     private var visited: [RenderRecord] = []
     private var pathScratch = Path()
+    /// The second thread's share of a frame (LayerRenderer+Bands).
+    let bands = BandState()
     /// Offscreen pictures for groups and shadows (LayerRenderer+Effects).
     let effects = EffectsScratch()
     /// The size of the bitmap being rendered into (tracked mask coverage matches it).
@@ -105,6 +113,7 @@ public final class LayerRenderer {
 
         let previousCount = visited.count
         visitBase = previousCount
+        bands.isFrameSafe = true
         prepare(root, parentTransform: .identity, parentOpacity: 1, clipKey: 0, visible: true, time: now)
         // Layers seen last frame but not this one (removed, or under a removed subtree).
         for i in 0..<previousCount where visited[i].generation != frameNumber {
@@ -130,18 +139,36 @@ public final class LayerRenderer {
         }
         guard let context, !output.isEmpty else { return output }
         occlusion.skipped = 0
-        for rect in output {
+        bands.occlusion.skipped = 0
+        if let split = bandSplit(), let worker = bandWorker(), let bandContext = bandContext(for: bitmap) {
+            bands.isSplit = true
+            worker.run({
+                drawDamage(root, rows: Int.min..<split, in: context, target: bitmap)
+            }, alongside: {
+                drawDamage(root, rows: split..<Int.max, in: bandContext, target: bitmap)
+            })
+            bands.isSplit = false
+        } else {
+            drawDamage(root, rows: Int.min..<Int.max, in: context, target: bitmap)
+        }
+        return output
+    }
+
+    /// Clears and draws this frame's damage in `rows` (the whole of it, or one band).
+    private func drawDamage(_ root: Layer, rows: Range<Int>, in context: GraphicsContext, target bitmap: Bitmap) {
+        for damaged in output {
+            let top = max(damaged.y, rows.lowerBound), bottom = min(damaged.maxY, rows.upperBound)
+            guard bottom > top else { continue }
+            let rect = IntRect(x: damaged.x, y: top, width: damaged.width, height: bottom - top)
             // Under an opaque layer covering the whole rectangle, neither the clear nor the
             // layers painted before it would leave a pixel: drawing starts at that layer.
-            occlusion.pending = isOcclusionCullingEnabled ? findOccluder(covering: rect, in: root) : nil
-            if occlusion.pending == nil { bitmap.fill(rect, with: clearColor.premultipliedPixel) }
+            if !beginOcclusion(covering: rect, in: root) { bitmap.fill(rect, with: clearColor.premultipliedPixel) }
             context.saveGState()
             context.clip(to: rect.rect)
             draw(root, in: context, damage: rect, target: bitmap)
             context.restoreGState()
-            occlusion.pending = nil
+            endOcclusion()
         }
-        return output
     }
 
     /// Adds `rect` to this frame's damage.
@@ -202,6 +229,8 @@ public final class LayerRenderer {
                 signature.clipKey = hasher.finalize()
                 childClipKey = signature.clipKey
             } else {
+            // A mask drawn into pixels is drawn through the renderer's one mask picture.
+            if isVisible { bands.isFrameSafe = false }
             // A mask drawn into pixels damages its own old and new rectangles.
             damage.add(mask.record(in: self).maskSelfDamage.0)
             damage.add(mask.record(in: self).maskSelfDamage.1)
@@ -254,6 +283,7 @@ public final class LayerRenderer {
         subtree = prepareEffects(of: layer, record: record, subtree: subtree, changesPicture: changesPicture)
         record.subtreeRect = subtree
         if let mask = layer.maskStorage { keepMaskPicture(of: mask.record(in: self), owner: record) }
+        noteBandSafety(of: layer, record: record)
     }
 
     /// Folds the mask subtree's signatures into `hasher`.
@@ -327,15 +357,10 @@ public final class LayerRenderer {
     func draw(_ layer: Layer, in context: GraphicsContext, damage: IntRect, target: Bitmap) {
         let record = layer.record(in: self)
         var drawsOwnContent = true
-        if let occluder = occlusion.pending {
-            if record === occluder {
-                occlusion.pending = nil
-            } else if record.occlusionPass == occlusion.pass {
-                drawsOwnContent = false     // an ancestor of the occluder: painted under it
-            } else {
-                occlusion.skipped += 1      // painted before the occluder, all under it
-                return
-            }
+        switch occlusionVisit(record) {
+        case .whole: break
+        case .sublayers: drawsOwnContent = false    // an ancestor of the occluder: painted under it
+        case .skipped: return                       // painted before the occluder, all under it
         }
         guard record.isVisible, record.opacity > 0, !record.subtreeRect.intersection(damage).isEmpty else { return }
         if (record.isGroup || !record.shadowRect.isEmpty),
@@ -464,12 +489,15 @@ public final class LayerRenderer {
     /// offscreen picture being drawn (the clip, in device space, stays). Exactly: a layer's
     /// pixels must not depend on which layers were drawn before it.
     func resetTransform(of context: GraphicsContext) {
+        // Frames drawn in two bands never draw into offscreen pictures (noteBandSafety), so
+        // both bands find the origin at (0, 0) and only read it.
         context.ctm = origin == (0, 0) ? .identity : Transform(translationX: Double(-origin.x), y: Double(-origin.y))
     }
 
     /// `rect` with rounded corners, built in a reused buffer (a fresh path would allocate for
     /// every rounded layer every frame). Valid until the next call.
     func roundedRect(_ rect: Rect, radius: Double, corners: CornerMask = .all) -> Path {
+        if let worker = bands.worker, worker.isCurrent { return bandRoundedRect(rect, radius: radius, corners: corners) }
         pathScratch.removeAll()
         Self.addRoundedRect(rect, radius: radius, corners: corners, to: &pathScratch)
         return pathScratch

@@ -92,6 +92,9 @@ final class RenderRecord {
     var maskPictureRect = IntRect.zero
     var maskPictureFrame = Int.min
     var maskPictureMode = MaskMode.alpha
+    /// The same for the lower band of a frame drawn on two threads (its own, so the threads
+    /// never write one field).
+    var bandOcclusionPass = 0
     /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
     var drawOrder: [Layer] = []
 
@@ -171,11 +174,15 @@ extension Layer {
     /// are dropped while looking.
     func record(in renderer: LayerRenderer) -> RenderRecord {
         let id = renderer.identifier
-        guard let head = renderRecord.map({ unsafeDowncast($0, to: RenderRecord.self) }) else {
+        // No closure here: the lower band of a frame drawn on two threads looks records up
+        // off the main thread, where a main-actor closure handed to the standard library
+        // would fail its isolation check.
+        guard let stored = renderRecord else {
             let made = RenderRecord(shown: self, renderer: renderer)
             renderRecord = made
             return made
         }
+        let head = unsafeDowncast(stored, to: RenderRecord.self)
         if head.rendererID == id { return head }
         return otherRecord(in: renderer, after: head)
     }

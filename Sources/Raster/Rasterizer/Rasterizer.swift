@@ -22,11 +22,14 @@
 // winding is constant, so the gap is emitted as one solid span, or skipped when its coverage is
 // zero. A ring's hole and the inside of a large shape are never swept pixel by pixel.
 //
-// Clipping. Geometry is clipped in double precision before it becomes Float: above and below the
-// clip, edges are cut away (they cannot change any visible row); left of the clip, edges are
-// split at the clip line and the outside part is moved onto it, so it still contributes its full
-// cover to column 0; right of the clip they are dropped. Non-finite points are dropped, so the
-// buffers are only ever indexed inside [0, width + 1] × band rows.
+// Clipping. Geometry is clipped in double precision before it becomes Float: edges wholly above
+// or below the clip are dropped, and the others keep their ends, in device rows, cut only at a
+// fixed window far outside any bitmap; only the rows inside the clip are accumulated. So a row's
+// coverage does not depend on where the clip starts or ends: a frame drawn as two bands of rows
+// (or damage rectangle by damage rectangle) has the pixels of one drawn whole. Left of the clip,
+// edges are split at the clip line and the outside part is moved onto it, so it still
+// contributes its full cover to column 0; right of the clip they are dropped. Non-finite points
+// are dropped, so the buffers are only ever indexed inside [0, width + 1] × band rows.
 //
 // Memory. The accumulation buffer covers a band of rows of the clip's width (at most
 // `maximumBandCells` cells); tall clips are processed band by band. Every buffer is a
@@ -42,7 +45,8 @@ protocol CoverageSink {
 
 /// Turns paths into per-pixel coverage inside a clip rectangle. Reuse one instance per thread.
 final class Rasterizer {
-    /// A line segment in clip-local pixels, top to bottom; `direction` is +1 when it went down.
+    /// A line segment, x in clip-local pixels and y in device rows, top to bottom; `direction`
+    /// is +1 when it went down.
     struct Edge {
         var x0: Float, y0: Float, x1: Float, y1: Float, direction: Float
     }
@@ -139,8 +143,9 @@ final class Rasterizer {
         var (p, q) = a.y < b.y ? (a, b) : (b, a)
         guard q.y > top, p.y < bottom else { return }
         let dxdy = (q.x - p.x) / (q.y - p.y)
-        if p.y < top { p = Point(x: p.x + (top - p.y) * dxdy, y: top) }
-        if q.y > bottom { q = Point(x: q.x - (q.y - bottom) * dxdy, y: bottom) }
+        let windowTop = -Double(Bitmap.maximumSide), windowBottom = 2 * Double(Bitmap.maximumSide)
+        if p.y < windowTop { p = Point(x: p.x + (windowTop - p.y) * dxdy, y: windowTop) }
+        if q.y > windowBottom { q = Point(x: q.x - (q.y - windowBottom) * dxdy, y: windowBottom) }
         if p.x >= right && q.x >= right { return }
         if p.x <= left && q.x <= left {
             appendEdge(Point(x: left, y: p.y), Point(x: left, y: q.y), direction)
@@ -168,12 +173,11 @@ final class Rasterizer {
         appendEdge(from, Point(x: min(right, max(left, q.x)), y: q.y), direction)
     }
 
-    /// Appends a top-to-bottom, already clipped segment in clip-local Float coordinates.
+    /// Appends a top-to-bottom, already clipped segment: x clip-local, y in device rows.
     private func appendEdge(_ p: Point, _ q: Point, _ direction: Float) {
-        let w = Float(clip.width), h = Float(clip.height)
-        let y0 = min(h, max(0, Float(p.y - Double(clip.y))))
-        let y1 = min(h, max(0, Float(q.y - Double(clip.y))))
-        guard y1 > y0 else { return }
+        let w = Float(clip.width)
+        let y0 = Float(p.y), y1 = Float(q.y)
+        guard y1 > y0, y1 > Float(clip.y), y0 < Float(clip.maxY) else { return }
         let x0 = min(w, max(0, Float(p.x - Double(clip.x))))
         let x1 = min(w, max(0, Float(q.x - Double(clip.x))))
         // Vertical parts lying on the right clip line affect no visible column.
@@ -188,8 +192,8 @@ final class Rasterizer {
         guard edges.count > 0 else { return }
         let width = clip.width
         let cellStride = width + 2
-        let firstRow = max(0, Int(minY.rounded(.down)))
-        let endRow = min(clip.height, Int(maxY.rounded(.up)))
+        let firstRow = max(clip.y, Int(minY.rounded(.down)))
+        let endRow = min(clip.maxY, Int(maxY.rounded(.up)))
         guard endRow > firstRow else { return }
         // Sized by the clip, not the shape, so a growing shape does not regrow the buffer each frame.
         let bandRows = max(1, min(clip.height, Self.maximumBandCells / cellStride))
@@ -218,7 +222,7 @@ final class Rasterizer {
     @inline(__always)
     private func accumulate(_ e: Edge, bandStart: Int, bandEnd: Int, cellStride: Int) {
         let dxdy = (e.x1 - e.x0) / (e.y1 - e.y0)
-        let rowFirst = max(bandStart, Int(e.y0))
+        let rowFirst = max(bandStart, Int(e.y0.rounded(.down)))
         let rowEnd = min(bandEnd, Int(e.y1.rounded(.up)))
         let maxX = Float(clip.width)
         let a = accumulation.base
@@ -294,7 +298,7 @@ final class Rasterizer {
             sortByStart(rowRuns)
         }
         let width = clip.width
-        let y = clip.y + row
+        let y = row
         let line = accumulation.base + (row - bandStart) * cellStride
         let out = coverage.base
         var winding: Float = 0
