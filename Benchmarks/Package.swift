@@ -29,6 +29,12 @@ let package = Package(
         .systemLibrary(name: "CBlend2D", path: "Sources/CBlend2D", pkgConfig: "blend2d-peer"),
         // The player's arrow frame drawn by Blend2D and cairo, for arrow-peers.sh (C, no Swift in the loop).
         .executableTarget(name: "arrow-peers", dependencies: ["CBlend2D", "CCairo"], path: "Sources/arrow-peers"),
+        // The whole 1080p frame sent with XShmPutImage + XSync in a loop, for window-blit.sh (C).
+        .executableTarget(
+            name: "blit-benchmark",
+            path: "Sources/blit-benchmark",
+            linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xext")]
+        ),
         .executableTarget(
             name: "RasterBenchmarks",
             dependencies: [
@@ -48,6 +54,22 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TextGradientBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // The player's real scenes (a symlink to their sources) through LayerHost: the
+        // per-frame allocation gate and the scaling tables (BENCHMARKS.md).
+        .executableTarget(
+            name: "SceneBenchmarks",
+            dependencies: [
+                .product(name: "LayerHost", package: "live-player"),
+                .product(name: "LiveLayers", package: "live-player"),
+                .product(name: "Lottie", package: "live-player"),
+                .product(name: "DisplayClock", package: "live-player"),
+                .product(name: "Raster", package: "live-player"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SceneBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

@@ -1,0 +1,83 @@
+// SceneBenchmarks: the player's real scenes (their sources, linked in through the `Scenes`
+// symlink to Sources/live-player/Scenes) driven through LayerHost's HeadlessHost and
+// LayerTreeSource, the path the player's frames take.
+//
+// - "frames-SCENE-640x480": one sample is 60 frames of the scene's go cycle after 10 warm-up frames
+//   (the tree is built and the cycle started unmeasured for every sample). mallocCountTotal is
+//   the gate: Thresholds/SceneBenchmarks.*.p90.json hold 0 for every scene, so
+//       swift package benchmark thresholds check --target SceneBenchmarks
+//   exits non-zero (2) when any frame of any scene starts to allocate.
+//   Only allocations are measured here (a time threshold would fail on a noisy machine); frame
+//   times are the player's own (--stats) and LayersBenchmarks'.
+import Benchmark
+import DisplayClock
+import LayerHost
+import LiveLayers
+import Raster
+
+/// Runs `body` on the main actor: layers are main-actor objects, as in Core Animation.
+func onMain(_ benchmark: Benchmark, _ body: @escaping @MainActor @Sendable (Benchmark) throws -> Void) async throws {
+    nonisolated(unsafe) let benchmark = benchmark
+    try await MainActor.run { try body(benchmark) }
+}
+
+/// Stops every animation in the tree so that the layer clock forgets it between samples.
+@MainActor
+func retire(_ root: Layer) {
+    var stack = [root]
+    while let layer = stack.popLast() {
+        layer.removeAllAnimations()
+        if let mask = layer.mask { stack.append(mask) }
+        stack.append(contentsOf: layer.sublayers)
+    }
+    LayerClock.advance(to: LayerClock.currentTime)
+}
+
+/// One sample: `measured` frames of `kind` at `width`×`height`, after `warm` unmeasured ones,
+/// with go pressed at the first frame (and again whenever a cycle completes, as `--autoplay`).
+@MainActor
+func runFrames(_ kind: SceneKind, width: Int, height: Int, warm: Int = 10, measured: Int, _ benchmark: Benchmark) throws {
+    let scene = makeScene(kind, setup: SceneSetup(size: Size(width: Double(width), height: Double(height)), image: nil))
+    let source = LayerTreeSource(rootLayer: scene.root, clearColor: scene.clearColor)
+    let clock = VirtualClock(now: 0)
+    let host = HeadlessHost(bitmap: try Bitmap(width: width, height: height),
+                            link: DisplayLink(refreshRate: 60, clock: clock, start: 0), source: source)
+    var t = LayerClock.currentTime
+    LayerClock.advance(to: t)
+    scene.go()
+    scene.onCycleComplete = { scene.go() }
+    for _ in 0..<warm {
+        t += 1.0 / 60
+        scene.frameDelivered(at: t)
+        host.drawFrame(at: t)
+    }
+    benchmark.startMeasurement()
+    for _ in 0..<measured {
+        t += 1.0 / 60
+        scene.frameDelivered(at: t)
+        host.drawFrame(at: t)
+    }
+    benchmark.stopMeasurement()
+    scene.onCycleComplete = nil
+    retire(scene.root)
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.mallocCountTotal],
+        warmupIterations: 2,
+        scalingFactor: .one,
+        maxDuration: .seconds(3),
+        maxIterations: 40,
+        // The gate: any allocation in a sample is a regression (no tolerance).
+        thresholds: [.mallocCountTotal: .init(absolute: [.p90: 0])]
+    )
+
+    for kind in [SceneKind.arrow, .rays, .orbit, .line, .pk, .fillmodes] {
+        Benchmark("frames-\(kind)-640x480") { benchmark async throws in
+            try await onMain(benchmark) { benchmark in
+                try runFrames(kind, width: 640, height: 480, measured: 60, benchmark)
+            }
+        }
+    }
+}
