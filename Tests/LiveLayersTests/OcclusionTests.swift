@@ -136,7 +136,7 @@ extension RuntimeSuites {
     /// Random trees (fixed seeds): opaque and translucent layers, clips, rounded corners, turns,
     /// opacity and masks, moving; culling changes no pixel in any frame, and culls somewhere.
     @Test func randomTreesDrawTheSamePixelsCulledOrNot() throws {
-        var totalSkipped = 0
+        var totalSkipped = 0, bandSkipped = 0
         for seed in 1...12 {
             freshRuntime()
             var random = SplitMix(seed: UInt64(seed))
@@ -170,9 +170,16 @@ extension RuntimeSuites {
             }
             keptRoots.append(root)
             let (culled, plain) = renderers()
+            // A third renderer draws every frame in two bands, each culled on its own thread.
+            let banded = LayerRenderer()
+            banded.bands.isForced = true
             let a = try Bitmap(width: 64, height: 48), b = try Bitmap(width: 64, height: 48)
+            let c = try Bitmap(width: 64, height: 48)
             totalSkipped += renderBoth(root, at: 0, culled: culled, plain: plain, into: a, b)
+            banded.render(root, at: 0, into: c)
+            bandSkipped += banded.bands.occlusion.skipped
             #expect(difference(a, b, tolerance: 0)?.differingPixels == 0, "seed \(seed), first frame")
+            #expect(difference(c, b, tolerance: 0)?.differingPixels == 0, "seed \(seed), first frame, banded")
             for layer in all.dropFirst() where random.chance(0.3) {
                 let move = BasicAnimation(keyPath: "position")
                 move.fromValue = layer.position
@@ -182,10 +189,14 @@ extension RuntimeSuites {
             }
             for i in 1...6 {
                 totalSkipped += renderBoth(root, at: Double(i) / 6, culled: culled, plain: plain, into: a, b)
+                banded.render(root, at: Double(i) / 6, into: c)
+                bandSkipped += banded.bands.occlusion.skipped
                 #expect(difference(a, b, tolerance: 0)?.differingPixels == 0, "seed \(seed), frame \(i)")
+                #expect(difference(c, b, tolerance: 0)?.differingPixels == 0, "seed \(seed), frame \(i), banded")
             }
         }
         #expect(totalSkipped > 0)
+        #expect(bandSkipped > 0)
     }
 }
 }
