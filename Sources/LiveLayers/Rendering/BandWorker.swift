@@ -62,21 +62,20 @@ final class BandWorker: @unchecked Sendable {
 
     /// Runs `theirs` on the worker thread and `mine` on the calling thread, and returns when both
     /// have returned. The caller waits for the worker, so `theirs` may use whatever the caller
-    /// could, as long as the two closures touch disjoint mutable state.
-    func run(_ mine: () -> Void, alongside theirs: () -> Void) {
-        withoutActuallyEscaping(theirs) { theirs in
-            pthread_mutex_lock(mutex)
-            job = theirs
-            isDone = false
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+    /// could, as long as the two closures touch disjoint mutable state. `theirs` is kept by the
+    /// worker while it runs: pass one made once (a closure made per call would allocate).
+    func run(_ mine: () -> Void, alongside theirs: @escaping () -> Void) {
+        pthread_mutex_lock(mutex)
+        job = theirs
+        isDone = false
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
 
-            mine()
+        mine()
 
-            pthread_mutex_lock(mutex)
-            while !isDone { pthread_cond_wait(condition, mutex) }
-            pthread_mutex_unlock(mutex)
-        }
+        pthread_mutex_lock(mutex)
+        while !isDone { pthread_cond_wait(condition, mutex) }
+        pthread_mutex_unlock(mutex)
     }
 
     /// Runs `body` while holding a lock that the two sides of ``run(_:alongside:)`` share.
@@ -87,7 +86,7 @@ final class BandWorker: @unchecked Sendable {
     }
 
     /// The thread's loop: wait for a job, run it, say it is done. The job is released before
-    /// the caller hears it is done (`withoutActuallyEscaping` checks that nothing kept it).
+    /// the caller hears it is done.
     private func serve() {
         pthread_mutex_lock(mutex)
         while true {

@@ -34,6 +34,12 @@ final class BandState {
     var isSplit = false
     /// The lower band's occlusion culling (LayerRenderer+Occlusion).
     var occlusion = OcclusionState()
+    /// What the lower band draws this frame: set before the worker runs, cleared after.
+    var lower: (root: Layer, rows: Range<Int>, context: GraphicsContext, target: Bitmap)?
+    /// The worker's job, made once: a closure made per frame, capturing the frame's values,
+    /// would allocate its context every frame (the worker keeps it, so it cannot stay on the
+    /// stack). It reads the frame's values from `lower`.
+    var drawLower: (() -> Void)?
 
     deinit { worker?.stop() }
 
@@ -79,6 +85,17 @@ extension LayerRenderer {
     /// stale and rebuild, such as a layer's backing store rasterized from its fills).
     func alone(_ body: () -> Void) {
         if let worker = bands.worker { worker.serialized(body) } else { body() }
+    }
+
+    /// The worker's job: draws `bands.lower`.
+    func lowerBandDrawing() -> () -> Void {
+        if let made = bands.drawLower { return made }
+        let made = { [unowned self] in
+            guard let lower = self.bands.lower else { return }
+            self.drawDamage(lower.root, rows: lower.rows, in: lower.context, target: lower.target)
+        }
+        bands.drawLower = made
+        return made
     }
 
     /// The second thread, started on first use.

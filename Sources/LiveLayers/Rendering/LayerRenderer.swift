@@ -142,11 +142,11 @@ public final class LayerRenderer {
         bands.occlusion.skipped = 0
         if let split = bandSplit(), let worker = bandWorker(), let bandContext = bandContext(for: bitmap) {
             bands.isSplit = true
+            bands.lower = (root, split..<Int.max, bandContext, bitmap)
             worker.run({
                 drawDamage(root, rows: Int.min..<split, in: context, target: bitmap)
-            }, alongside: {
-                drawDamage(root, rows: split..<Int.max, in: bandContext, target: bitmap)
-            })
+            }, alongside: lowerBandDrawing())
+            bands.lower = nil
             bands.isSplit = false
         } else {
             drawDamage(root, rows: Int.min..<Int.max, in: context, target: bitmap)
@@ -155,7 +155,7 @@ public final class LayerRenderer {
     }
 
     /// Clears and draws this frame's damage in `rows` (the whole of it, or one band).
-    private func drawDamage(_ root: Layer, rows: Range<Int>, in context: GraphicsContext, target bitmap: Bitmap) {
+    func drawDamage(_ root: Layer, rows: Range<Int>, in context: GraphicsContext, target bitmap: Bitmap) {
         for damaged in output {
             let top = max(damaged.y, rows.lowerBound), bottom = min(damaged.maxY, rows.upperBound)
             guard bottom > top else { continue }
