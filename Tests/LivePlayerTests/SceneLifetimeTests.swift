@@ -90,6 +90,9 @@ extension SceneLifetimeTests {
     /// 3 px or more outside it (in the gap before it) is the background, out to the frame's edge;
     /// the wedges' edges lie at 2π·k/16 + 30°.
     @Test func raysWedgeEdgesLieAtTheFramesAngle() throws {
+        // The turn starts at the layer clock's time when the scene commits: 0, whatever tests
+        // of other suites (which may run between this suite's init and this body) left it at.
+        LayerRuntime.shared.reset()
         let scene = RaysScene(setup: SceneSetup(size: Size(width: 320, height: 240), image: nil))
         let frame = try Bitmap(width: 320, height: 240)
         let renderer = LayerRenderer()
