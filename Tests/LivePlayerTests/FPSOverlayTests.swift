@@ -46,4 +46,31 @@ import Testing
         let keysLine = try frameLine(nil, of: FPSOverlay(transportLabel: "MIT-SHM", frameRate: .fixed(60)))
         #expect(!keysLine.hasSamePixels(as: other), "scenes without a timeline show their keys there")
     }
+
+    /// Frames whose damage misses the overlay redraw and send only its graph, and show what
+    /// drawing the whole overlay over the scene shows; the overlay never dims itself.
+    @Test func framesThatMissTheOverlayRedrawOnlyItsGraph() throws {
+        let link = DisplayLink(refreshRate: 60)
+        let scene = try Bitmap(width: 400, height: 240)
+        for y in 0..<240 { for x in 0..<400 { scene[x, y] = 0xFF00_0040 | UInt32(x % 256) << 16 | UInt32(y) << 8 } }
+        let target = try Bitmap(width: 400, height: 240)
+        target.copy(from: scene, toX: 0, y: 0)
+        let overlay = FPSOverlay(transportLabel: "MIT-SHM", frameRate: .fixed(60))
+        overlay.currentTime = { 0 }   // no text refresh between the calls
+        let rect = overlay.frame(in: target.bounds)
+        #expect(overlay.draw(into: target, in: rect, under: scene, sceneChanged: true, scene: .arrow, link: link) == rect)
+        let whole = try #require(target.cropped(to: rect))
+        // The graph: below the eight text lines, 240 by 52 pixels.
+        let graph = IntRect(x: rect.x + 6, y: rect.y + 96, width: 240, height: 52)
+        for _ in 0..<3 {
+            #expect(overlay.draw(into: target, in: rect, under: scene, sceneChanged: false, scene: .arrow, link: link) == graph)
+            #expect(try #require(target.cropped(to: rect)).hasSamePixels(as: whole))
+        }
+        // The scene under it changed: all of it again, from the scene's pixels (dimmed once).
+        #expect(overlay.draw(into: target, in: rect, under: scene, sceneChanged: true, scene: .arrow, link: link) == rect)
+        #expect(try #require(target.cropped(to: rect)).hasSamePixels(as: whole))
+        // Each pixel of the overlay's rim (outside the text and graph) is the scene's, dimmed once.
+        let p = scene[rect.maxX - 2, rect.maxY - 2]
+        #expect(target[rect.maxX - 2, rect.maxY - 2] == 0xFF00_0000 | (p >> 2) & 0x3F_3F3F)
+    }
 }

@@ -27,6 +27,8 @@ final class FPSOverlay {
     private var lines = [ASCIILine](repeating: ASCIILine(), count: FPSOverlay.lineCount)
     private static let lineCount = 10
     private var lastTextUpdate = -Double.infinity
+    /// The clock that paces the text's refresh (tests hold it still).
+    var currentTime: () -> Double = { CACurrentMediaTime() }
     /// What the first line shows: a new scene or size rebuilds the text at once (a paused player
     /// draws one frame after a resize or Tab, and it must not name the old ones).
     private var shownScene: SceneKind?
@@ -46,35 +48,97 @@ final class FPSOverlay {
         IntRect(x: 8, y: 8, width: Self.size.width, height: Self.size.height).intersection(bounds)
     }
 
-    /// Draws the overlay into `rect` of `target`.
+    /// Draws the overlay into `rect` of `target`, and returns the part of `target` it changed.
+    ///
+    /// The dimmed scene and the text are kept in a picture of the overlay's size, rebuilt when
+    /// the text changes (four times a second, or at once for a new scene, size or played frame),
+    /// when `sceneChanged` says the pixels under `rect` changed (in `scene`, or in `target`: a
+    /// full redraw), or when `rect` moves. Other frames only put the graph back over the picture:
+    /// the frame writes and the window sends the graph's 240×52 pixels, not the overlay's 336×196.
+    /// `scene` is the scene as rendered, without the overlay; nil dims what `target` holds
+    /// (then everything is redrawn, as `target` already holds the last overlay).
     /// `playback` is the play scene's frame; a new one rebuilds the text at once (a step while
     /// paused draws one frame, and it must show the frame it went to).
-    func draw(into target: Bitmap, in rect: IntRect, scene: SceneKind, playback: PlaybackStatus? = nil, link: DisplayLink) {
-        guard !rect.isEmpty else { return }
-        dim(rect, of: target)
-        let now = CACurrentMediaTime()
-        if now - lastTextUpdate >= 0.25 || scene != shownScene || shownSize != (target.width, target.height) || Self.needsText(playback, shown: shownPlayback) {
+    @discardableResult
+    func draw(into target: Bitmap, in rect: IntRect, under scene: Bitmap? = nil, sceneChanged: Bool = true,
+              scene kind: SceneKind, playback: PlaybackStatus? = nil, link: DisplayLink) -> IntRect {
+        guard !rect.isEmpty else { return .zero }
+        var redrawsAll = sceneChanged || scene == nil || scene === target || rect != pictureRect
+        let now = currentTime()
+        if now - lastTextUpdate >= 0.25 || kind != shownScene || shownSize != (target.width, target.height) || Self.needsText(playback, shown: shownPlayback) {
             lastTextUpdate = now
-            shownScene = scene
+            shownScene = kind
             shownSize = (target.width, target.height)
             shownPlayback = playback
-            rebuildText(scene: scene, size: (target.width, target.height), link: link)
+            rebuildText(scene: kind, size: (target.width, target.height), link: link)
+            redrawsAll = true
         }
-        var y = Double(rect.y + 6)
+        let graph = IntRect(x: rect.x + 6, y: rect.y + 6 + 11 * (lines.count - 2) + 2, width: Self.graphFrames * 2, height: 52)
+        guard let picture = picture(sized: rect) else {
+            // No memory for the picture: draw straight into the target, all of it.
+            dim(rect, of: target)
+            drawText(into: overlayView(of: target, rect))
+            drawGraph(into: target, at: graph, clip: rect, link: link)
+            pictureRect = nil
+            return rect
+        }
+        if redrawsAll {
+            Self.copy(rect, of: scene ?? target, to: picture, atX: 0, y: 0)
+            dim(picture.bounds, of: picture)
+            drawText(into: picture)
+            Self.copy(picture.bounds, of: picture, to: target, atX: rect.x, y: rect.y)
+            pictureRect = rect
+        } else {
+            // The bars move every frame: the picture under the graph, then the new bars.
+            let area = graph.intersection(rect)
+            Self.copy(IntRect(x: area.x - rect.x, y: area.y - rect.y, width: area.width, height: area.height),
+                      of: picture, to: target, atX: area.x, y: area.y)
+        }
+        drawGraph(into: target, at: graph, clip: rect, link: link)
+        return redrawsAll ? rect : graph.intersection(rect)
+    }
+
+    /// The overlay's text lines, drawn into `bitmap` (the overlay's own pixels, origin at its corner).
+    private func drawText(into bitmap: Bitmap) {
+        var y = 6.0
         for (i, line) in lines.enumerated() {
             let color = i >= lines.count - 2 ? dimColor : textColor
-            let origin = Point(x: Double(rect.x + 6), y: y)
+            let origin = Point(x: 6, y: y)
             if let face = Self.typeface {
-                // The view covers just the overlay, so the text stays inside it.
-                face.draw(ascii: line.bytes, size: Self.textSize, into: overlayView(of: target, rect), at: Point(x: origin.x - Double(rect.x), y: origin.y - Double(rect.y)), color: color)
+                face.draw(ascii: line.bytes, size: Self.textSize, into: bitmap, at: origin, color: color)
             } else {
-                PixelFont.standard.draw(ascii: line.bytes, into: target, at: origin, color: color)
+                PixelFont.standard.draw(ascii: line.bytes, into: bitmap, at: origin, color: color)
             }
             y += 11
             if i == lines.count - 3 { y += 58 }  // room for the graph above the keys
         }
-        drawGraph(into: target, at: IntRect(x: rect.x + 6, y: rect.y + 6 + 11 * (lines.count - 2) + 2, width: Self.graphFrames * 2, height: 52),
-                  clip: rect, link: link)
+    }
+
+    /// Where the picture was last put in the target (nil: not put since it was last changed).
+    private var pictureRect: IntRect?
+    private var pictureStore: Bitmap?
+
+    /// The overlay's picture for `rect`'s size, made when the size changes.
+    private func picture(sized rect: IntRect) -> Bitmap? {
+        if let made = pictureStore, made.width == rect.width, made.height == rect.height { return made }
+        pictureStore = try? Bitmap(width: rect.width, height: rect.height)
+        pictureRect = nil
+        return pictureStore
+    }
+
+    /// Copies `region` of `source` to `target` with its corner at (`x`, `y`); what falls outside
+    /// either bitmap is skipped. (No views: a view is an object, and this runs every frame.)
+    private static func copy(_ region: IntRect, of source: Bitmap, to target: Bitmap, atX x: Int, y: Int) {
+        // Target pixel (tx, ty) takes source pixel (tx + dx, ty + dy).
+        let dx = region.x - x, dy = region.y - y
+        let from = region.intersection(source.bounds)
+        let to = IntRect(x: from.x - dx, y: from.y - dy, width: from.width, height: from.height).intersection(target.bounds)
+        guard !to.isEmpty else { return }
+        source.withUnsafeMutablePixels { src in
+            target.withRows(in: to) { row, pixels in
+                pixels.baseAddress!.update(from: src.baseAddress! + ((row + dy) * source.stride + to.x + dx), count: to.width)
+            }
+        }
     }
 
     /// Whether the frame line must change now rather than at the next quarter second: a new

@@ -14,8 +14,8 @@ import Raster
 /// With the overlay hidden, the renderer draws straight into the target (the window's
 /// shared-memory frame buffer, or the scene bitmap headless): zero copy, damaged rectangles only.
 /// With the overlay shown, the scene renders into its own bitmap and the composite stage copies
-/// the damage into the target and draws the overlay on top; the overlay area is re-copied every
-/// frame, so the scene under it is always restored.
+/// the damage into the target and draws the overlay on top, from the scene bitmap's pixels (so
+/// the overlay never dims itself); frames whose damage misses the overlay redraw only its graph.
 @MainActor
 final class FramePipeline {
     let link: DisplayLink
@@ -133,13 +133,18 @@ final class FramePipeline {
         } else {
             targetDamage.append(contentsOf: sceneDamage)
         }
-        let overlayRect = isOverlayVisible ? overlay?.frame(in: target.bounds) : nil
-        if let overlayRect { targetDamage.append(overlayRect) }
         if target !== renderTarget {
             for rect in targetDamage { copy(rect, from: sceneBitmap, to: target) }
         }
-        if let overlay, let overlayRect {
-            overlay.draw(into: target, in: overlayRect, scene: kind, playback: scene.playback, link: link)
+        if let overlay, isOverlayVisible {
+            // The overlay redraws all of itself only where the scene under it changed (or the
+            // text did); otherwise just its graph.
+            let overlayRect = overlay.frame(in: target.bounds)
+            var sceneChanged = false
+            for rect in targetDamage where !rect.intersection(overlayRect).isEmpty { sceneChanged = true }
+            let changed = overlay.draw(into: target, in: overlayRect, under: target === sceneBitmap ? nil : sceneBitmap,
+                                       sceneChanged: sceneChanged, scene: kind, playback: scene.playback, link: link)
+            if !changed.isEmpty { targetDamage.append(changed) }
         }
         needsFullRedraw = false
         now = CACurrentMediaTime()
