@@ -6,7 +6,7 @@
 //   10 frames unmeasured (the tree is built and warmed for every sample). mallocCountTotal is
 //   the gate: Thresholds/SceneBenchmarks.*.p90.json hold 0 for every scene, so
 //       swift package benchmark thresholds check --target SceneBenchmarks
-//   exits non-zero (2) when any frame of any scene starts to allocate.
+//   exits non-zero (1) when any frame of any scene starts to allocate.
 //   Only allocations are measured here (a time threshold would fail on a noisy machine); frame
 //   times are the player's own (--stats) and LayersBenchmarks'.
 import Benchmark
