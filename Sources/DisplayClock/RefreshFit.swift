@@ -87,34 +87,16 @@ public struct RefreshFit: Sendable {
             residuals[i] = times[i] - (fittedIntercept + Double(counters[i] - reference) * first.slope)
         }
         let n = count
+        // Selected in place: a sort would allocate its merge buffer on every vblank.
         let median = residuals.withUnsafeMutableBufferPointer { all in
-            Self.element(ranked: n / 2, of: UnsafeMutableBufferPointer(rebasing: all[0..<n]))
+            let window = UnsafeMutableBufferPointer(rebasing: all[0..<n])
+            Percentiles.select(n / 2, in: window, from: 0)
+            return window[n / 2]
         }
         if let second = leastSquares(newest: newest, within: (median - 0.002)...(median + 0.000_1)), second.used >= count / 3 {
             fittedPeriod = second.slope
             fittedIntercept = second.intercept
         }
-    }
-
-    /// The value a sort of `values` would put at `rank`, found by rearranging them in place
-    /// (quickselect): a sort would allocate its merge buffer on every vblank.
-    private static func element(ranked rank: Int, of values: UnsafeMutableBufferPointer<Double>) -> Double {
-        var low = 0, high = values.count - 1
-        while low < high {
-            let pivot = values[low + (high - low) / 2]
-            var i = low, j = high
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    values.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if rank <= j { high = j } else if rank >= i { low = i } else { break }
-        }
-        return values[rank]
     }
 
     /// The least-squares line through the vblanks whose residual from the current line is in

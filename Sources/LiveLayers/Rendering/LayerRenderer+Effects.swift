@@ -155,6 +155,23 @@ extension LayerRenderer {
         record.contentRect.intersection(IntRect(x: 0, y: 0, width: targetSize.width, height: targetSize.height))
     }
 
+    /// Redraws a kept picture's `rect`: only where this frame damaged it when the picture was
+    /// up to date last frame over the same rectangle (every pixel its source changed is in this
+    /// frame's damage), else all of it.
+    func redraw(_ rect: IntRect, partially: Bool, _ draw: (IntRect) -> Void) {
+        guard partially else {
+            draw(rect)
+            effects.pixelsRedrawn += rect.area
+            return
+        }
+        for damaged in output {
+            let region = damaged.intersection(rect)
+            guard !region.isEmpty else { continue }
+            draw(region)
+            effects.pixelsRedrawn += region.area
+        }
+    }
+
     /// The group's picture, up to date with this frame. It is redrawn only where this frame
     /// damaged it, and only when something in the subtree changed (or all of it, when it was
     /// not kept up to date last frame or its rectangle changed): a frame that changes nothing
@@ -169,17 +186,8 @@ extension LayerRenderer {
             return nil
         }
         record.picture = picture
-        if isPartial {
-            // Every pixel the subtree changed is in this frame's damage.
-            for damaged in output {
-                let region = damaged.intersection(rect)
-                guard !region.isEmpty else { continue }
-                renderSubtree(layer, record: record, into: picture, region: region)
-                effects.pixelsRedrawn += region.area
-            }
-        } else {
-            renderSubtree(layer, record: record, into: picture, region: rect)
-            effects.pixelsRedrawn += rect.area
+        redraw(rect, partially: isPartial) { region in
+            renderSubtree(layer, record: record, into: picture, region: region)
         }
         record.pictureRect = rect
         record.pictureFrame = frameNumber

@@ -34,18 +34,10 @@ extension LayerRenderer {
             return nil
         }
         record.maskPicture = picture
-        if isPartial {
-            for damaged in output {
-                let region = damaged.intersection(rect)
-                guard !region.isEmpty else { continue }
-                renderMask(mask, mode: mode, into: picture, region: region)
-                effects.pixelsRedrawn += region.area
-            }
-        } else {
-            // Past the rectangle the bitmap must hold no alpha: it is all read as the clip.
-            picture.bitmap.clear()
-            renderMask(mask, mode: mode, into: picture, region: rect)
-            effects.pixelsRedrawn += rect.area
+        // Past the rectangle the bitmap must hold no alpha: it is all read as the clip.
+        if !isPartial { picture.bitmap.clear() }
+        redraw(rect, partially: isPartial) { region in
+            renderMask(mask, mode: mode, into: picture, region: region)
         }
         record.maskPictureRect = rect
         record.maskPictureMode = mode
