@@ -54,3 +54,36 @@ import Raster
         #expect((completed.first ?? 0) > 0.5 + 1.0 / 60, "\(kind) completed cycles at \(completed)")
     }
 }
+
+/// `--autoplay` keeps every scene moving: each completed cycle starts the next, for as long as
+/// the player runs (pk's go ends where a second go does nothing, so it plays back between goes).
+@MainActor
+@Suite(.serialized) struct AutoplayCycleTests {
+    @Test(arguments: [SceneKind.arrow, .pk, .fillmodes, .orbit, .gallery])
+    func autoplayCompletesCycleAfterCycle(kind: SceneKind) throws {
+        LayerRuntime.shared.reset()
+        let scene = makeScene(kind, setup: SceneSetup(size: Size(width: 160, height: 120), image: nil))
+        Transaction.flush()
+        var completed = 0
+        scene.onCycleComplete = { completed += 1; scene.autoplayNext() }
+        let renderer = LayerRenderer()
+        let bitmap = try Bitmap(width: 160, height: 120)
+        LayerClock.advance(to: 0)
+        scene.go()
+        // Frames change in every stretch of the run, the last one included.
+        var changedFrames = 0
+        let previous = try Bitmap(width: 160, height: 120)
+        var hasPrevious = false
+        for frame in 1...(40 * 60) {
+            let t = Double(frame) / 60
+            LayerClock.advance(to: t)
+            guard frame > 36 * 60 else { continue }
+            renderer.render(scene.root, at: t, into: bitmap)
+            if hasPrevious, !bitmap.hasSamePixels(as: previous) { changedFrames += 1 }
+            previous.copy(from: bitmap, toX: 0, y: 0)
+            hasPrevious = true
+        }
+        #expect(completed >= 4, "\(kind) completed \(completed) cycles in 40 s")
+        #expect(changedFrames > 0, "\(kind) stood still over the last 4 s of autoplay")
+    }
+}

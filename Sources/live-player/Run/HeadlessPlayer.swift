@@ -64,7 +64,7 @@ struct HeadlessPlayer {
             pipeline.scene.go()
             pipeline.onCycleComplete = {
                 cycles += 1
-                if options.autoplay { pipeline.scene.go() }
+                if options.autoplay { pipeline.scene.autoplayNext() }
             }
             wallStart = CACurrentMediaTime()
             host.run {

@@ -92,7 +92,7 @@ final class WindowedPlayer: FrameSource {
         pipeline.isOverlayVisible = options.showsOverlay
         pipeline.onCycleComplete = { [weak self] in
             guard let self, self.options.autoplay else { return }
-            self.pipeline.scene.go()
+            self.pipeline.scene.autoplayNext()
         }
         host = WindowHost(window: window, link: link, source: self)
         if StopSignals.descriptor >= 0 { host.watch(StopSignals.descriptor) }

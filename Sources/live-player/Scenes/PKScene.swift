@@ -50,6 +50,17 @@ final class PKScene: Scene {
     func go() { vote(left: 0.7, right: 0.3, completesCycle: true) }
     func reverse() { vote(left: 0.5, right: 0.5, completesCycle: false) }
 
+    /// Go from the even start; from where go ends (which a second go leaves alone), back to the
+    /// start as a cycle of its own.
+    func autoplayNext() {
+        let leftNow = left.presentation()?.progress ?? left.progress
+        if abs(leftNow - 0.7) < 1e-6 {
+            vote(left: 0.5, right: 0.5, completesCycle: true)
+        } else {
+            go()
+        }
+    }
+
     private func vote(left leftTarget: Double, right rightTarget: Double, completesCycle: Bool) {
         let leftNow = left.presentation()?.progress ?? left.progress
         let rightNow = right.presentation()?.progress ?? right.progress

@@ -27,6 +27,10 @@ protocol Scene: AnyObject {
     func choose(_ digit: Int)
     /// Called when a go cycle has completed (for `--autoplay`).
     var onCycleComplete: (() -> Void)? { get set }
+    /// What `--autoplay` presses after each completed cycle: go. A scene whose go ends in a
+    /// state that a second go leaves alone (pk's bars stay at 70/30) plays back to its start
+    /// instead, completing a cycle too, so that the autoplay keeps it moving.
+    func autoplayNext()
     /// Whether layers keep animating after a go cycle completes (gallery's tiles repeat
     /// forever), so that a headless run ends with the cycle rather than when animation stops.
     var animatesForever: Bool { get }
@@ -41,6 +45,7 @@ extension Scene {
     var needsFrames: Bool { false }
     var animatesForever: Bool { false }
     func choose(_ digit: Int) {}
+    func autoplayNext() { go() }
     var clearColor: Color { .black }
     var playback: PlaybackStatus? { nil }
 }
