@@ -51,7 +51,7 @@ struct LivePlayer: ParsableCommand {
     @Flag(name: .customLong("no-overlay"), help: "Start with the FPS overlay hidden.")
     var noOverlay = false
 
-    @Flag(help: "Press go at the start, and again after each completion.")
+    @Flag(help: "Press go at the start, and again after each completion (pk plays back between goes).")
     var autoplay = false
 
     @Option(help: ArgumentHelp("A PNG image for the arrow scene, scaled to its square.", valueName: "FILE.png"))
