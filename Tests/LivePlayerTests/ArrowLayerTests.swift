@@ -9,8 +9,6 @@ import RasterTestSupport
 /// in a transaction, and the arrow masking an image.
 @MainActor
 @Suite(.serialized) struct ArrowLayerTests {
-    init() { LayerRuntime.shared.reset() }
-
     /// A colourful test image: horizontal and vertical gradients with a checker.
     static func photo(width: Int, height: Int) throws -> Bitmap {
         let image = try Bitmap(width: width, height: height)

@@ -26,10 +26,11 @@ final class WeakLayers {
 /// Scenes at every size the player accepts, and what a scene costs once it is gone.
 @MainActor
 @Suite(.serialized) struct SceneLifetimeTests {
-    init() { LayerRuntime.shared.reset() }
-
-    /// A pipeline on a virtual clock, as the windowed player drives it.
+    /// A pipeline on a virtual clock, as the windowed player drives it. The layer runtime is
+    /// reset here, in the test's body: a suite's `init` and its test can be separated by another
+    /// suite's main-actor test.
     func pipeline(_ kind: SceneKind, width: Int = 160, height: Int = 120) throws -> FramePipeline {
+        LayerRuntime.shared.reset()
         let link = DisplayLink(refreshRate: 60, clock: VirtualClock(now: 0), start: 0)
         return try FramePipeline(kind: kind, setup: SceneSetup(size: Size(width: Double(width), height: Double(height)), image: nil),
                                  link: link, overlay: nil, logCapacity: 16)
@@ -73,6 +74,7 @@ final class WeakLayers {
     /// Another client may resize the window to anything the server accepts (12000x12000):
     /// the scene lays out again and renders.
     @Test func raysRenderAfterAResizeTo12000Square() throws {
+        LayerRuntime.shared.reset()
         let scene = RaysScene(setup: SceneSetup(size: Size(width: 320, height: 240), image: nil))
         LayerClock.advance(to: 0)
         scene.resize(to: Size(width: 12000, height: 12000))

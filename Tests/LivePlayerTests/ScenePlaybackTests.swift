@@ -7,8 +7,6 @@ import Raster
 /// Scenes driven in-process on virtual time, the way the windowed player drives them.
 @MainActor
 @Suite(.serialized) struct ScenePlaybackTests {
-    init() { LayerRuntime.shared.reset() }
-
     @Test(arguments: [0.0, 0.0182])
     func goAfterTheFirstFrameSweepsTheArrow(goTime: Double) throws {
         LayerRuntime.shared.reset()
