@@ -25,7 +25,7 @@ let package = Package(
         .systemLibrary(
             name: "CX11",
             pkgConfig: "x11",
-            providers: [.apt(["libx11-dev", "libxext-dev", "libxpresent-dev", "libxfixes-dev", "libxrandr-dev"])]
+            providers: [.apt(["libx11-dev", "libxext-dev", "libxpresent-dev", "libxfixes-dev", "libxrandr-dev", "libx11-xcb-dev", "libxcb-present-dev"])]
         ),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(

@@ -13,9 +13,9 @@ import X11Presenter
 /// descriptors alone (or until a delayed animation begins), so an idle host uses no CPU.
 ///
 /// With ``tickOnVblanks()``, the link ticks on the X server's vblanks through the Present
-/// extension: it asks for each with NotifyMSC, the answer arrives on the X connection, the frame
-/// drawn then is presented at the next tick's vblank, and the completions tell the link which
-/// vblank showed it. The link's deadline is then only its watchdog, which hands over to the
+/// extension: the frame drawn at a tick is presented at the next tick's vblank, and its
+/// completion, which arrives on the X connection at that vblank, both tells the link which vblank
+/// showed it and runs the next tick (a NotifyMSC asks for vblanks no frame waits for). The link's deadline is then only its watchdog, which hands over to the
 /// timer if vblanks stop.
 ///
 /// ```swift

@@ -4,7 +4,8 @@
 import DisplayClock
 import X11Presenter
 
-/// Passes the link's vblank requests to the window (Present's NotifyMSC). DisplayClock knows
+/// Passes the link's vblank requests to the window (a frame queued for that vblank answers it,
+/// else Present's NotifyMSC). DisplayClock knows
 /// nothing of X11 and X11Presenter nothing of the link; this is where they meet.
 /// Used on the frame thread only, like the window.
 final class WindowVblanks: VblankSource {

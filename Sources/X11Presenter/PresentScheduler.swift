@@ -1,6 +1,6 @@
 // PresentScheduler: frames shown at a chosen vblank through the Present extension, from a ring of
-// pixmaps (MIT-SHM, or filled with XPutImage on a remote display), and vblank notifications
-// (NotifyMSC) for the display link.
+// pixmaps (MIT-SHM, or filled with XPutImage on a remote display), and vblank notifications for
+// the display link (a frame's own completion when one is queued for that vblank, else NotifyMSC).
 
 internal import CX11
 import Raster
@@ -11,7 +11,7 @@ import Raster
 /// server has copied it: presents ask for a copy (`PresentOptionCopy`; MIT-SHM pixmaps cannot be
 /// flipped to the screen anyway), and the server lets go of a copied (or skipped) pixmap before it
 /// sends the present's `CompleteNotify`, so that event frees the pixmap and no `IdleNotify` is
-/// asked for (each event read costs libX11, libxcb and libXpresent four allocations). Each present names the damage as its update region, so the server
+/// asked for. Each present names the damage as its update region, so the server
 /// copies only what changed; to keep that true for every pixmap of the ring, a pixmap brought back
 /// into use first receives, from the newest frame, the areas that changed while it was away (the
 /// "buffer age" of EGL and Vulkan swapchains).
@@ -21,6 +21,12 @@ import Raster
 /// server that refuses the segment) the renderer draws into one client-side bitmap, which always
 /// holds the newest frame, and each present first sends the pixmap what it lacks with `XPutImage`:
 /// the damage, and what changed while it was away.
+///
+/// Each event read costs allocations in the libraries (libxcb mallocs every event it reads), so a
+/// frame's loop reads one Present event: a vblank asked for while a frame is queued for that very
+/// vblank is answered by that frame's `CompleteNotify` (no `NotifyMSC` is sent), and the events
+/// come from a libxcb special event queue, decoded in place, rather than through Xlib's
+/// generic-event cookies (which add a node per event in libX11 and a decoded copy in libXpresent).
 final class PresentScheduler {
     /// How frames reach the ring's pixmaps.
     enum Upload: Equatable {
@@ -41,6 +47,17 @@ final class PresentScheduler {
     private let watch: ConnectionWatch
     let opcode: Int32
     private let eventID: XID
+    /// libxcb's queue of this window's Present events (`xcb_special_event_t`); nil once closed.
+    private var eventQueue: OpaquePointer?
+    /// How many events libxcb has put in `eventQueue` (it counts them under its lock, on
+    /// whichever call read the socket), against how many were taken.
+    private let eventsQueued = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
+    private var eventsTaken: UInt32 = 0
+    /// The present whose completion answers the vblank the link asked for last: it was queued
+    /// for that vblank, so no `NotifyMSC` was sent.
+    private var vblankStandIn: UInt32?
+    /// How many vblanks were asked for with `NotifyMSC` (not answered by a frame's completion).
+    private(set) var notifiesSent = 0
     private let region: XserverRegion
     private var ring: [Buffer] = []
     /// With ``Upload/putImage``: the bitmap every frame is drawn into (it keeps the newest frame).
@@ -113,8 +130,17 @@ final class PresentScheduler {
         self.opcode = opcode
         self.upload = upload
         if upload == .putImage { uploadGC = XCreateGC(display, window, 0, nil) }
+        // Completions only: presents are copies, freed by their completion (no IdleNotify).
         eventID = XPresentSelectInput(display, window, UInt32(PresentCompleteNotifyMask))
+        // No event can come before a present or NotifyMSC is sent, so none reaches Xlib's queue.
+        eventsQueued.initialize(to: 0)
+        eventQueue = CX11_RegisterPresentEvents(display, UInt32(truncatingIfNeeded: eventID), eventsQueued)
         region = XFixesCreateRegion(display, nil, 0)
+        guard eventQueue != nil else {
+            XFixesDestroyRegion(display, region)
+            if let uploadGC { XFreeGC(display, uploadGC) }
+            throw .unavailable("libxcb made no queue for Present's events")
+        }
         rectangles.reserveCapacity(64)
         try makeRing(visual: visual, width: width, height: height)
     }
@@ -126,11 +152,17 @@ final class PresentScheduler {
         if !watch.isLost {
             XFixesDestroyRegion(display, region)
             if let uploadGC { XFreeGC(display, uploadGC) }
+            if let eventQueue { CX11_UnregisterPresentEvents(display, eventQueue) }
         }
         uploadGC = nil
+        eventQueue = nil
     }
 
-    deinit { releaseRing() }
+    deinit {
+        releaseRing()
+        // libxcb writes the count only while the queue is registered.
+        if eventQueue == nil { eventsQueued.deallocate() }
+    }
 
     /// Replaces the ring with one of the new size (the old pixmaps must be idle or abandoned).
     func resize(visual: UnsafeMutablePointer<Visual>, width: Int, height: Int) throws(SharedMemoryImage.Failure) {
@@ -284,8 +316,19 @@ final class PresentScheduler {
         }
     }
 
-    /// Asks for a `CompleteNotify` at vblank `msc`, or at once with the current one if past.
+    /// Asks to be told of vblank `msc` (0: the next one), or at once with the current one if past.
+    ///
+    /// When the newest present waits for that very vblank, its completion will tell: it comes at
+    /// that vblank with its time and counter, as a `NotifyMSC` would (on a server that rounds its
+    /// counter, a present that finds its vblank current is shown at once and stamped then, just
+    /// as a `NotifyMSC` with no divisor is), so nothing is sent and one event a frame is saved.
     func requestVblank(atOrAfter msc: UInt64) {
+        if msc > 0, let unfinished, unfinished.msc == msc {
+            vblankStandIn = unfinished.serial
+            return
+        }
+        vblankStandIn = nil
+        notifiesSent += 1
         serial &+= 1
         XPresentNotifyMSC(display, window, serial, msc, 0, 0)
         XFlush(display)
@@ -299,25 +342,39 @@ final class PresentScheduler {
         XCopyArea(display, ring[newest].pixmap, window, gc, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), Int32(r.x), Int32(r.y))
     }
 
-    /// Decodes a Present event (a generic event cookie of this extension); nil for anything else.
-    /// A present's completion also frees its pixmap.
-    func handle(_ event: inout XEvent) -> WindowEvent?? {
-        guard event.type == GenericEvent, event.xcookie.extension == opcode else { return nil }
-        guard XGetEventData(display, &event.xcookie) != 0, let data = event.xcookie.data else { return .some(nil) }
-        defer { XFreeEventData(display, &event.xcookie) }
-        switch event.xcookie.evtype {
-        case PresentCompleteNotify:
-            let complete = data.assumingMemoryBound(to: XPresentCompleteNotifyEvent.self).pointee
-            guard complete.window == window else { return .some(nil) }
-            let timing = PresentTiming(ust: complete.ust, msc: complete.msc)
-            if complete.kind == UInt8(PresentCompleteKindNotifyMSC) { return .vblank(timing) }
+    /// Whether Present events read from the socket wait in libxcb's queue (no longer signalled
+    /// by the connection's descriptor). Reads nothing.
+    var hasQueuedEvents: Bool { eventQueue != nil && !watch.isLost && eventsTaken != eventsQueued.pointee }
+
+    /// Appends the window's Present events that libxcb has read (this reads nothing from the
+    /// socket: Xlib's calls do, and libxcb puts Present's events aside for this) to `events`: ``WindowEvent/vblank(_:)``
+    /// for a `NotifyMSC`, ``WindowEvent/presented(serial:timing:skipped:)`` for a present, followed
+    /// by ``WindowEvent/vblank(_:)`` when that present answers the vblank asked for. A present's
+    /// completion also frees its pixmap.
+    func readEvents(into events: inout [WindowEvent]) {
+        guard let eventQueue, !watch.isLost else { return }
+        var event = CX11_PresentEvent()
+        while eventsTaken != eventsQueued.pointee {
+            guard CX11_PollPresentEvent(display, eventQueue, &event) != 0 else {
+                eventsTaken = eventsQueued.pointee
+                break
+            }
+            eventsTaken &+= 1
+            guard event.evtype == XCB_PRESENT_COMPLETE_NOTIFY, event.window == UInt32(truncatingIfNeeded: window) else { continue }
+            let timing = PresentTiming(ust: event.ust, msc: event.msc)
+            if event.kind == UInt8(PresentCompleteKindNotifyMSC) {
+                events.append(.vblank(timing))
+                continue
+            }
             // Presents complete in the order they were sent, unless one overtook another.
-            if complete.serial_number == unfinished?.serial { unfinished = nil }
+            if event.serial == unfinished?.serial { unfinished = nil }
             // Copied or skipped, the pixmap is the server's no more (unless presented again since).
-            for buffer in ring where buffer.serial == complete.serial_number { buffer.isIdle = true }
-            return .presented(serial: complete.serial_number, timing: timing, skipped: complete.mode == UInt8(PresentCompleteModeSkip))
-        default:
-            return .some(nil)
+            for buffer in ring where buffer.serial == event.serial { buffer.isIdle = true }
+            events.append(.presented(serial: event.serial, timing: timing, skipped: event.mode == UInt8(PresentCompleteModeSkip)))
+            if event.serial == vblankStandIn {
+                vblankStandIn = nil
+                events.append(.vblank(timing))
+            }
         }
     }
 

@@ -45,7 +45,8 @@ public enum WindowEvent: Equatable, Sendable {
     /// ``ConnectionInterrupter``). The window can show nothing more; close it.
     case connectionLost
     /// A vblank asked for with ``X11Window/requestVblank(atOrAfter:)`` happened (Present's
-    /// `CompleteNotify` of kind NotifyMSC).
+    /// `CompleteNotify` of kind NotifyMSC, or the completion of a frame presented for that vblank,
+    /// reported just before this as ``presented(serial:timing:skipped:)``).
     case vblank(PresentTiming)
     /// A frame presented with ``X11Window/present(damage:atMSC:)`` completed: shown at `timing`'s
     /// vblank, or `skipped` (a newer frame replaced it before its vblank).

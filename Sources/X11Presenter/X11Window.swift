@@ -319,6 +319,7 @@ public final class X11Window {
             XNextEvent(display, &event)
             if let translated = translate(&event) { pending.append(translated) }
         }
+        scheduler?.readEvents(into: &pending)
     }
 
     /// Whether the server's vblanks are counted by a timer rather than a real display's scanout:
@@ -335,6 +336,10 @@ public final class X11Window {
         guard let scheduler, !watch.isLost, !isClosed, !isDestroyed else { return }
         scheduler.requestVblank(atOrAfter: msc)
     }
+
+    /// How many of the vblanks asked for with ``requestVblank(atOrAfter:)`` went to the server as
+    /// `NotifyMSC`; the others were answered by the completion of a frame queued for them.
+    @_spi(Testing) public var vblankNotifiesSent: Int { scheduler?.notifiesSent ?? 0 }
 
     /// Sends the damaged rectangles of the frame buffer to the window.
     ///
@@ -378,7 +383,7 @@ public final class X11Window {
     public var hasQueuedEvents: Bool {
         guard !isClosed else { return false }
         if watch.isLost { return !reportedLoss || !pending.isEmpty }
-        return !pending.isEmpty || XEventsQueued(display, QueuedAlready) > 0
+        return !pending.isEmpty || XEventsQueued(display, QueuedAlready) > 0 || scheduler?.hasQueuedEvents == true
     }
 
     /// Appends every event that has arrived, without blocking, to `events`, in the order the
@@ -403,6 +408,8 @@ public final class X11Window {
             if case let .expose(rect) = translated { exposed = exposed.map { $0.union(rect) } ?? rect }
             events.append(translated)
         }
+        // Present's events have a queue of their own in libxcb, filled by any read of the socket.
+        scheduler?.readEvents(into: &events)
         if watch.isLost {
             if !reportedLoss { events.append(.connectionLost) }
             reportedLoss = true
@@ -490,8 +497,7 @@ public final class X11Window {
             awaitingCompletion = false
             return nil
         default:
-            if let scheduler, let decoded = scheduler.handle(&event) { return decoded }
-            return nil
+            return nil  // Present's events never come this way: see PresentScheduler.readEvents(into:)
         }
     }
 
@@ -563,11 +569,17 @@ public final class X11Window {
     /// completion timeout passes; then `onTimeout` says what was given up, once per window.
     private func waitForServer(until condition: () -> Bool, onTimeout: () -> String) {
         let deadline = monotonicNow() + completionTimeout
+        scheduler?.readEvents(into: &pending)
         while !condition(), !watch.isLost, !isDestroyed {
             if XPending(display) > 0 {
                 var event = XEvent()
                 XNextEvent(display, &event)
                 if let translated = translate(&event) { pending.append(translated) }
+                continue
+            }
+            // XPending read the socket: Present's events it found wait in their own queue.
+            if let scheduler, scheduler.hasQueuedEvents {
+                scheduler.readEvents(into: &pending)
                 continue
             }
             let remaining = deadline - monotonicNow()

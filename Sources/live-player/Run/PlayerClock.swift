@@ -6,7 +6,7 @@ import DisplayClock
 /// Which source ticks the player and why, with the rate taken from its display link.
 struct PlayerClock {
     enum Source: String {
-        /// Present's vblanks (NotifyMSC), frames shown with PresentPixmap.
+        /// Present's vblanks (a frame's completion, else NotifyMSC), frames shown with PresentPixmap.
         case present
         /// The link's own timer: no Present, `--vsync timer` or `--fps max`.
         case timer
