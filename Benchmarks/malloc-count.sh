@@ -10,10 +10,11 @@
 # Each run is bounded (--timeout S, default 60 s plus 2N/20 s): a player that hangs, or a scene
 # that goes idle before its frames are done, shows as "timeout" and the script exits 1.
 # Usage: Benchmarks/malloc-count.sh [--frames N] [--size WxH] [--display :NN] [--modes "vblank vblank-bare max"]
-#                                   [--timeout S] [scene | FILE.json ...]
+#                                   [--timeout S] [--player PATH] [scene | FILE.json ...]
+# --player measures that binary (another build, to compare) instead of building the release player.
 set -euo pipefail
 cd "$(dirname "$0")"
-frames=300 size=640x480 display="" modes="vblank vblank-bare max" limit=""
+frames=300 size=640x480 display="" modes="vblank vblank-bare max" limit="" player=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --frames) frames="$2"; shift 2 ;;
@@ -21,17 +22,20 @@ while [[ $# -gt 0 ]]; do
         --display) display="$2"; shift 2 ;;
         --modes) modes="$2"; shift 2 ;;
         --timeout) limit="$2"; shift 2 ;;
+        --player) player="$(realpath "$2")"; shift 2 ;;
         *) break ;;
     esac
 done
 scenes=("$@")
-[[ ${#scenes[@]} -eq 0 ]] && scenes=($( (cd .. && swift run -c release live-player --list 2>/dev/null) | awk '{print $1}'))
 
 out=.build/malloc-count
 mkdir -p "$out"
 cc -O2 -shared -fPIC -o "$out/malloc-count.so" malloc-count/malloc-count.c -ldl
-(cd .. && swift build -c release --product live-player > /dev/null)
-player="$(cd .. && swift build -c release --show-bin-path)/live-player"
+if [[ -z "$player" ]]; then
+    (cd .. && swift build -c release --product live-player > /dev/null)
+    player="$(cd .. && swift build -c release --show-bin-path)/live-player"
+fi
+[[ ${#scenes[@]} -eq 0 ]] && scenes=($("$player" --list 2>/dev/null | awk '{print $1}'))
 
 failed=0
 count() {  # scene frames mode

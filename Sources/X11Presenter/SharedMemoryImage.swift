@@ -8,9 +8,11 @@ import Glibc
 
 /// An `XImage` in a SysV shared-memory segment that the X server has attached.
 ///
-/// The segment is private (mode 0600) and marked `IPC_RMID` as soon as the server has attached
-/// it, so the kernel frees it when the last of the two detaches: no segment outlives the
-/// process, even after `kill -9`.
+/// The segment is private (mode 0600) and marked `IPC_RMID` right after this process has attached
+/// it, before the server is asked to: Linux lets a process attach a segment marked for removal
+/// while someone still has it attached, and frees it when the last detaches. So no segment
+/// outlives the process, even after `kill -9`, even one killed while a busy server takes its time
+/// to attach; only the two system calls between `shmget` and `IPC_RMID` are left.
 final class SharedMemoryImage: ServerImage {
     let bitmap: Bitmap
     private let display: OpaquePointer
@@ -44,11 +46,14 @@ final class SharedMemoryImage: ServerImage {
             info.deallocate()
             throw .unavailable("shmget of \(bytes) bytes failed (errno \(errno))")
         }
-        guard let address = shmat(id, nil, 0), address != UnsafeMutableRawPointer(bitPattern: -1) else {
-            shmctl(id, IPC_RMID, nil)
+        let address = shmat(id, nil, 0)
+        let attachError = errno
+        // At once: not after the server's attach, a round trip that can take long.
+        shmctl(id, IPC_RMID, nil)
+        guard let address, address != UnsafeMutableRawPointer(bitPattern: -1) else {
             _ = CX11_XDestroyImage(image)
             info.deallocate()
-            throw .unavailable("shmat failed (errno \(errno))")
+            throw .unavailable("shmat failed (errno \(attachError))")
         }
         info.pointee.shmid = id
         info.pointee.shmaddr = address.assumingMemoryBound(to: CChar.self)
@@ -57,8 +62,6 @@ final class SharedMemoryImage: ServerImage {
 
         // A remote server may advertise MIT-SHM and still refuse the attach (BadAccess): trap it.
         let error = ErrorTrap.trapErrors(on: display) { _ = XShmAttach(display, info) }
-        // The XSync inside the trap has made the server attach, so the id may go now.
-        shmctl(id, IPC_RMID, nil)
         guard error == 0 else {
             image.pointee.data = nil
             _ = CX11_XDestroyImage(image)

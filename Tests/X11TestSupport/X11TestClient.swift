@@ -153,6 +153,19 @@ public final class X11TestClient {
         XSync(display, 0)
     }
 
+    /// Holds the server for this client alone (`XGrabServer`): other clients' requests wait,
+    /// replies included, until ``ungrabServer()``. Returns once the server holds.
+    public func grabServer() {
+        XGrabServer(display)
+        sync()
+    }
+
+    /// Lets the server handle the other clients again.
+    public func ungrabServer() {
+        XUngrabServer(display)
+        sync()
+    }
+
     /// Resizes the window, as a window manager does when its border is dragged.
     public func resize(window id: UInt, width: Int, height: Int) {
         XResizeWindow(display, Window(id), UInt32(width), UInt32(height))
