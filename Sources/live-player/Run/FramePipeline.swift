@@ -13,7 +13,10 @@ import Raster
 ///
 /// With the overlay hidden, the renderer draws straight into the target (the window's
 /// shared-memory frame buffer, or the scene bitmap headless): zero copy, damaged rectangles only.
-/// With the overlay shown, the scene renders into its own bitmap and the composite stage copies
+/// Not when the targets take turns (a window presenting from a ring of buffers, each brought up
+/// to the newest frame before it is drawn again): the renderer would take each for a new target,
+/// redraw all of it and make it a context. There, as with the overlay, the scene renders into its
+/// own bitmap and the damage is copied. With the overlay shown, the scene renders into its own bitmap and the composite stage copies
 /// the damage into the target and draws the overlay on top, from the scene bitmap's pixels (so
 /// the overlay never dims itself); frames whose damage misses the overlay redraw only its graph.
 @MainActor
@@ -34,6 +37,10 @@ final class FramePipeline {
     let overlay: FPSOverlay?
     var isOverlayVisible: Bool
     private var needsFullRedraw = true
+    /// The last frame's target, to notice targets that take turns.
+    private weak var lastTarget: Bitmap?
+    /// Whether frames have gone to different targets of one size (a ring of frame buffers).
+    private var targetsTakeTurns = false
     private var sceneDamage: [IntRect] = []
     /// The rectangles of the target that changed in the last frame.
     private(set) var targetDamage: [IntRect] = []
@@ -116,7 +123,12 @@ final class FramePipeline {
         let fullRedraw = needsFullRedraw
         // Zero copy: with no overlay to restore, the renderer draws straight into the target
         // (the window's shared-memory frame buffer), which keeps the last frame between frames.
-        let direct = target !== sceneBitmap && !isOverlayVisible
+        if let lastTarget, lastTarget !== target, target !== sceneBitmap,
+           lastTarget.width == target.width, lastTarget.height == target.height {
+            targetsTakeTurns = true
+        }
+        lastTarget = target
+        let direct = target !== sceneBitmap && !isOverlayVisible && !targetsTakeTurns
             && target.width == sceneBitmap.width && target.height == sceneBitmap.height
         let renderTarget = direct ? target : sceneBitmap
         lastRendered = renderTarget
