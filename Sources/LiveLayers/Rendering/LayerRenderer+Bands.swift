@@ -109,7 +109,10 @@ extension LayerRenderer {
 
     /// The lower band's context on `bitmap`.
     func bandContext(for bitmap: Bitmap) -> GraphicsContext? {
-        if bands.context?.bitmap !== bitmap { bands.context = GraphicsContext(bitmap: bitmap) }
+        if bands.context?.bitmap !== bitmap {
+            bands.context = GraphicsContext(bitmap: bitmap)
+            bands.context?.defersOpaqueFills = true
+        }
         return bands.context
     }
 

@@ -105,7 +105,12 @@ public final class LayerRenderer {
         frameNumber &+= 1
         damage.removeAll()
         let fullFrame = context?.bitmap !== bitmap || lastRoot !== root || !isDamageTrackingEnabled
-        if context?.bitmap !== bitmap { context = GraphicsContext(bitmap: bitmap) }
+        if context?.bitmap !== bitmap {
+            // Every damage rectangle is drawn between a save and a restore, which writes any
+            // background held back: opaque backgrounds are written with what is drawn over them.
+            context = GraphicsContext(bitmap: bitmap)
+            context?.defersOpaqueFills = true
+        }
         targetSize = (bitmap.width, bitmap.height)
         lastRoot = root
         origin = (0, 0)

@@ -8,6 +8,7 @@ extension GraphicsContext {
     public func composite(_ image: Bitmap, origin: (x: Int, y: Int) = (0, 0), region: IntRect, alpha: Double,
                           blend: BlendFunction = .normal) {
         if refusedByRecording() { return }
+        flushPendingFill()
         let placed = IntRect(x: origin.x, y: origin.y, width: image.width, height: image.height)
         let r = region.intersection(state.clipBounds).intersection(bitmap.bounds).intersection(placed)
         let a = UInt32((min(1, max(0, alpha.isNaN ? 0 : alpha)) * 255).rounded())
@@ -35,6 +36,7 @@ extension GraphicsContext {
     /// source-over, within the clip (the transform is not used).
     public func drawShadow(_ blur: AlphaBlur, color: Color, dx: Int, dy: Int) {
         if refusedByRecording() { return }
+        flushPendingFill()
         let b = blur.bounds
         let placed = IntRect(x: b.x + dx, y: b.y + dy, width: b.width, height: b.height)
         let r = placed.intersection(state.clipBounds).intersection(bitmap.bounds)

@@ -36,6 +36,12 @@ extension GraphicsContext {
             // The common case (a layer's background): straight into the rows, each coverage's
             // scaled colour prepared once for the whole rectangle.
             let alpha = compositingAlpha, source = color.premultipliedPixel
+            if x0 == x0.rounded(.down), x1 == x1.rounded(.down), y0 == y0.rounded(.down), y1 == y1.rounded(.down),
+               deferOpaqueFill(IntRect(x: columns.first, y: rows.first, width: columns.end - columns.first,
+                                       height: rows.end - rows.first), pixel: source) {
+                return true
+            }
+            flushPendingFill()
             var rowOverlap = -1.0
             var left = SolidBlend(source: 0, coverage: 0), middle = left, right = left
             for y in rows.first..<rows.end {

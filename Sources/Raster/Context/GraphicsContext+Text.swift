@@ -28,6 +28,7 @@ extension GraphicsContext {
     }
 
     private func blitGlyphs(_ layout: TextLayout, dx: Double, dy: Double, styleColor: Color?) {
+        flushPendingFill()
         let clip = state.clipBounds.intersection(bitmap.bounds)
         let alpha = compositingAlpha
         let mask = state.clipMask

@@ -37,6 +37,18 @@ public final class GraphicsContext {
     /// A device path mapped back to user space for stroking.
     var strokeSource = Path()
     private var rectScratch = Path()
+    /// An opaque fill held back until what is drawn over it (GraphicsContext+PendingFill).
+    var pendingFill: PendingFill?
+
+    /// Whether an opaque, pixel-aligned rectangle fill drawn inside a saved state
+    /// (``saveGState()``) may be held back and written together with the next fill drawn over
+    /// it, which then stores each pixel once instead of twice. The pixels come out the same.
+    /// While a fill is held back the bitmap lacks it: it is written at the latest when the state
+    /// it was drawn in is restored, or by ``flush()``. Off by default; a renderer that always
+    /// draws between a save and a restore turns it on.
+    public var defersOpaqueFills = false {
+        didSet { if !defersOpaqueFills { flushPendingFill() } }
+    }
 
     /// Creates a context drawing into `bitmap`, clipped to the whole bitmap, with the identity transform.
     public init(bitmap: Bitmap) {
@@ -55,6 +67,7 @@ public final class GraphicsContext {
 
     /// Pops the graphics state saved last; does nothing if none is saved.
     public func restoreGState() {
+        if let p = pendingFill, stack.count <= p.depth { flushPendingFill() }
         guard let saved = stack.popLast() else { return }
         if state.ownsClipMask, let mask = state.clipMask, mask !== saved.clipMask { maskPool.append(mask) }
         state = saved
@@ -100,6 +113,10 @@ public final class GraphicsContext {
     public func setAlpha(_ alpha: Double) { state.alpha = alpha.isNaN ? 0 : min(1, max(0, alpha)) }
     /// Sets how drawing combines with the bitmap.
     public func setBlendMode(_ mode: BlendMode) { state.blendMode = mode }
+
+    /// Writes everything drawn so far into the bitmap (a fill held back by
+    /// ``defersOpaqueFills``); drawing otherwise writes at once.
+    public func flush() { flushPendingFill() }
 
     // MARK: Current path
 
@@ -322,7 +339,13 @@ public final class GraphicsContext {
         rasterizer.begin(clip: state.clipBounds)
         rasterizer.add(path, transform: transform)
         guard !rasterizer.isEmpty else { return }
-        var sink = compositor(for: paint)
+        let shader = Shader(paint, ctm: state.ctm, table: gradientTable.base)
+        if var fused = fusedCompositor(shader: shader) {
+            rasterizer.render(rule: rule, into: &fused)
+            fused.finish()
+            return
+        }
+        var sink = compositor(shader: shader)
         rasterizer.render(rule: rule, into: &sink)
     }
 
@@ -332,6 +355,11 @@ public final class GraphicsContext {
         rasterizer.begin(clip: state.clipBounds)
         rasterizer.add(path, transform: transform)
         guard !rasterizer.isEmpty else { return }
+        if var fused = fusedCompositor(shader: .solid(pixel)) {
+            rasterizer.render(rule: rule, into: &fused)
+            fused.finish()
+            return
+        }
         var sink = compositor(shader: .solid(pixel))
         rasterizer.render(rule: rule, into: &sink)
     }
@@ -344,6 +372,7 @@ public final class GraphicsContext {
     }
 
     func compositor(shader: Shader) -> Compositor {
+        flushPendingFill()
         sourceRow.reserve(bitmap.width + 2)
         coverageRow.reserve(bitmap.width + 2)
         return Compositor(
