@@ -73,18 +73,27 @@ open class ShapeLayer: Layer {
 
     override func drawDirectContent(in context: GraphicsContext) {
         guard let path, !path.isEmpty else { return }
-        if let fillColor, fillColor.alpha > 0 {
-            context.setFillColor(fillColor)
-            context.fill(path, rule: fillRule)
-        }
-        guard let strokeColor, strokeColor.alpha > 0, lineWidth > 0 else { return }
         let start = min(1, max(0, strokeStart)), end = min(1, max(0, strokeEnd))
-        guard end > start else { return }
+        var fills = false
+        if let fillColor { fills = fillColor.alpha > 0 }
+        guard let strokeColor, strokeColor.alpha > 0, lineWidth > 0, end > start else {
+            if let fillColor, fills {
+                context.setFillColor(fillColor)
+                context.fill(path, rule: fillRule)
+            }
+            return
+        }
         context.setStrokeColor(strokeColor)
         context.setStrokeStyle(StrokeStyle(lineWidth: lineWidth, lineJoin: lineJoin, lineCap: lineCap,
                                            miterLimit: miterLimit, dashPhase: lineDashPhase, dashLengths: lineDashPattern))
         // Trimmed in the context's reused stroker buffers: a strokeEnd animating every frame
         // allocates nothing.
-        context.stroke(path, from: start, to: end)
+        if let fillColor, fills {
+            context.setFillColor(fillColor)
+            // One pass over the rows for both: the stroke blends over the fill while it is in the cache.
+            context.fillAndStroke(path, rule: fillRule, strokeFrom: start, to: end)
+        } else {
+            context.stroke(path, from: start, to: end)
+        }
     }
 }

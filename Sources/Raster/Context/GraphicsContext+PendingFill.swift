@@ -130,6 +130,10 @@ struct BackgroundFusingSink: CoverageSink {
         cursorX = x + coverage.count
     }
 
+    mutating func rowsDone(before y: Int) {
+        advance(y: min(y, rect.maxY), x: rect.x)
+    }
+
     /// Writes the background over the rest of the rectangle.
     mutating func finish() {
         advance(y: rect.maxY, x: rect.x)

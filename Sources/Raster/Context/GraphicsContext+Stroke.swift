@@ -25,6 +25,38 @@ extension GraphicsContext {
         fill(outline, transform: state.ctm, rule: .winding, paint: .solid(state.strokeColor))
     }
 
+    /// Fills `path` (user space) with the fill paint under `rule`, then strokes the part of it
+    /// between the fractions `strokeStart` and `strokeEnd` of its length with the stroke colour
+    /// and line style, as ``fill(_:rule:)`` followed by ``stroke(_:from:to:)`` would, with the
+    /// same pixels (`CAShapeLayer` drawing its fill and stroke).
+    ///
+    /// Both are rasterized together, band of rows by band of rows, so the stroke blends over
+    /// pixels the fill has just written, while they are still in the cache.
+    public func fillAndStroke(_ path: Path, rule: FillRule = .winding, strokeFrom strokeStart: Double = 0, to strokeEnd: Double = 1) {
+        guard recording == nil, state.ctm.inverted() != nil, !state.clipBounds.isEmpty,
+              state.alpha > 0 || state.blendMode != .normal else {
+            fill(path, rule: rule)
+            stroke(path, from: strokeStart, to: strokeEnd)
+            return
+        }
+        let outline = strokeOutline(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd)
+        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.add(path, transform: state.ctm)
+        strokeRasterizer.begin(clip: state.clipBounds)
+        strokeRasterizer.add(outline, transform: state.ctm)
+        let fillShader = Shader(state.fillPaint, ctm: state.ctm, table: gradientTable.base)
+        let strokeShader = Shader(.solid(state.strokeColor), ctm: state.ctm, table: gradientTable.base)
+        if !rasterizer.isEmpty, var fused = fusedCompositor(shader: fillShader) {
+            var strokeSink = compositor(shader: strokeShader)
+            Rasterizer.render(rasterizer, rule: rule, into: &fused, then: strokeRasterizer, rule: .winding, into: &strokeSink)
+            fused.finish()
+            return
+        }
+        var fillSink = compositor(shader: fillShader)
+        var strokeSink = compositor(shader: strokeShader)
+        Rasterizer.render(rasterizer, rule: rule, into: &fillSink, then: strokeRasterizer, rule: .winding, into: &strokeSink)
+    }
+
     /// The outline of `userPath`'s stroke in user space, flattened finely enough that it stays
     /// within the rasterizer's flattening tolerance after the current transform. Reuses the
     /// context's buffers.

@@ -28,9 +28,11 @@ public final class GraphicsContext {
     var path = Path()
     private var userScratch = Path()
     let rasterizer = Rasterizer()
+    /// Rasterizes a stroke alongside the fill in ``fillAndStroke(_:rule:strokeFrom:to:)``.
+    let strokeRasterizer = Rasterizer()
     private let sourceRow: ScratchArray<UInt32>
     private let coverageRow: ScratchArray<UInt8>
-    private let gradientTable = ScratchArray<UInt32>(capacity: 256)
+    let gradientTable = ScratchArray<UInt32>(capacity: 256)
     private var maskPool: [AlphaMask] = []
     /// Stroke outlines are built here, reusing buffers from frame to frame.
     var pathStroker = PathStroker()

@@ -41,6 +41,13 @@ protocol CoverageSink {
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8)
     /// Columns `x ..< x + coverage.count` of row `y` have the given coverages (0...255 each).
     mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>)
+    /// Nothing more will be emitted above row `y` (sent between the bands of two shapes
+    /// rendered together, before the second shape draws over those rows).
+    mutating func rowsDone(before y: Int)
+}
+
+extension CoverageSink {
+    mutating func rowsDone(before y: Int) {}
 }
 
 /// Turns paths into per-pixel coverage inside a clip rectangle. Reuse one instance per thread.
@@ -189,31 +196,73 @@ final class Rasterizer {
 
     /// Converts the added edges to coverage under `rule` and hands it to `sink`, top to bottom.
     func render<Sink: CoverageSink>(rule: FillRule, into sink: inout Sink) {
-        guard edges.count > 0 else { return }
-        let width = clip.width
-        let cellStride = width + 2
+        guard let rows = prepare() else { return }
+        var bandStart = rows.lowerBound
+        while bandStart < rows.upperBound {
+            let bandEnd = min(rows.upperBound, bandStart + bandRows)
+            renderBand(bandStart..<bandEnd, rule: rule, into: &sink)
+            bandStart = bandEnd
+        }
+    }
+
+    /// Renders two shapes on the same clip band by band, `first` before `second` in each band, so
+    /// the second (a stroke over a fill) blends over pixels the first has just written, still in
+    /// the cache. Every pixel is composited in the same order as rendering one shape whole and
+    /// then the other, so the pixels are the same.
+    static func render<First: CoverageSink, Second: CoverageSink>(
+        _ first: Rasterizer, rule firstRule: FillRule, into firstSink: inout First,
+        then second: Rasterizer, rule secondRule: FillRule, into secondSink: inout Second
+    ) {
+        precondition(first.clip == second.clip, "both shapes share one clip")
+        let a = first.prepare(), b = second.prepare()
+        guard let a else { second.render(rule: secondRule, into: &secondSink); return }
+        guard let b else { first.render(rule: firstRule, into: &firstSink); return }
+        // Bands on one grid from the clip's top, so both shapes' bands cover the same rows.
+        let bandRows = first.bandRows, top = first.clip.y
+        let start = min(a.lowerBound, b.lowerBound), end = max(a.upperBound, b.upperBound)
+        var bandStart = top + (start - top) / bandRows * bandRows
+        while bandStart < end {
+            let bandEnd = bandStart + bandRows
+            let fromA = max(bandStart, a.lowerBound), toA = min(bandEnd, a.upperBound)
+            if fromA < toA { first.renderBand(fromA..<toA, rule: firstRule, into: &firstSink) }
+            firstSink.rowsDone(before: min(bandEnd, end))
+            let fromB = max(bandStart, b.lowerBound), toB = min(bandEnd, b.upperBound)
+            if fromB < toB { second.renderBand(fromB..<toB, rule: secondRule, into: &secondSink) }
+            bandStart = bandEnd
+        }
+    }
+
+    /// Rows per band for the current clip (set by ``prepare()``).
+    private var bandRows = 1
+
+    /// Sizes the buffers for the clip and returns the rows the edges touch, or `nil` for none.
+    private func prepare() -> Range<Int>? {
+        guard edges.count > 0 else { return nil }
+        let cellStride = clip.width + 2
         let firstRow = max(clip.y, Int(minY.rounded(.down)))
         let endRow = min(clip.maxY, Int(maxY.rounded(.up)))
-        guard endRow > firstRow else { return }
+        guard endRow > firstRow else { return nil }
         // Sized by the clip, not the shape, so a growing shape does not regrow the buffer each frame.
-        let bandRows = max(1, min(clip.height, Self.maximumBandCells / cellStride))
+        bandRows = max(1, min(clip.height, Self.maximumBandCells / cellStride))
         accumulation.ensureFilled(bandRows * cellStride, with: 0)
         rowHead.reserve(bandRows)
         coverage.reserve(cellStride)
-        var bandStart = firstRow
-        while bandStart < endRow {
-            let bandEnd = min(endRow, bandStart + bandRows)
-            rowHead.reset(count: bandEnd - bandStart, to: -1)
-            runs.removeAll()
-            for i in 0..<edges.count {
-                let e = edges[i]
-                if e.y1 <= Float(bandStart) || e.y0 >= Float(bandEnd) { continue }
-                accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride)
-            }
-            for row in bandStart..<bandEnd {
-                sweep(row: row, bandStart: bandStart, cellStride: cellStride, rule: rule, into: &sink)
-            }
-            bandStart = bandEnd
+        return firstRow..<endRow
+    }
+
+    /// Accumulates the edges crossing `rows` (at most one band) and sweeps those rows into `sink`.
+    private func renderBand<Sink: CoverageSink>(_ rows: Range<Int>, rule: FillRule, into sink: inout Sink) {
+        let cellStride = clip.width + 2
+        let bandStart = rows.lowerBound, bandEnd = rows.upperBound
+        rowHead.reset(count: bandEnd - bandStart, to: -1)
+        runs.removeAll()
+        for i in 0..<edges.count {
+            let e = edges[i]
+            if e.y1 <= Float(bandStart) || e.y0 >= Float(bandEnd) { continue }
+            accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride)
+        }
+        for row in bandStart..<bandEnd {
+            sweep(row: row, bandStart: bandStart, cellStride: cellStride, rule: rule, into: &sink)
         }
     }
 
@@ -235,10 +284,13 @@ final class Rasterizer {
             let xBottom = min(maxX, max(0, e.x0 + (bottom - e.y0) * dxdy))
             let d = dy * e.direction
             let (x0, x1) = xTop < xBottom ? (xTop, xBottom) : (xBottom, xTop)
-            let x0floor = x0.rounded(.down)
-            let x0i = Int(x0floor)
-            let x1ceil = x1.rounded(.up)
-            let x1i = Int(x1ceil)
+            // x0 and x1 lie in 0...maxX, where truncating is flooring: no libm floorf/ceilf call
+            // (the baseline x86-64 target has no rounding instruction) for every edge and row.
+            let x0i = Int(x0)
+            let x0floor = Float(x0i)
+            let x1t = Int(x1)
+            let x1i = Float(x1t) < x1 ? x1t + 1 : x1t
+            let x1ceil = Float(x1i)
             let line = a + (row - bandStart) * cellStride
             var last: Int
             if x1i <= x0i + 1 {
