@@ -28,7 +28,7 @@ import Glibc
             path.closeSubpath()
             let background = round % 2 == 0
             let masked = round % 3 == 1
-            let alpha = round % 4 == 3 ? 0.6 : 1
+            let alpha = round % 4 == 2 ? 0.6 : 1
             let fill = round % 5 == 4 ? Color(rgb: 0x3B7FBF, alpha: 0.5) : Color(rgb: 0x3B7FBF)
             let width = 1 + unit() * 6
             let join: LineJoin = [.miter, .round, .bevel][Int(rng.next() % 3)]
@@ -39,7 +39,7 @@ import Glibc
                 let bitmap = try Bitmap(width: Self.width, height: Self.height)
                 bitmap.fill(IntRect(x: 0, y: 0, width: Self.width, height: Self.height), with: 0xFF10_2030)
                 let c = GraphicsContext(bitmap: bitmap)
-                c.defersOpaqueFills = true
+                c.defersOpaqueFills = together   // the reference draws everything as it comes
                 c.saveGState()
                 if masked {
                     c.beginPath()

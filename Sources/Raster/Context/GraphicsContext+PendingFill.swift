@@ -64,9 +64,14 @@ extension GraphicsContext {
         write(IntRect(x: clip.maxX, y: clip.y, width: r.maxX - clip.maxX, height: clip.height), p.pixel)
         pendingFill = nil
         let inner = compositor(shader: shader)
-        var opaque = false
-        if case let .solid(s) = shader, s >> 24 == 255, inner.alpha == 255, inner.mask == nil, inner.mode == .normal { opaque = true }
-        return BackgroundFusingSink(inner: inner, rect: clip, pixel: p.pixel, opaqueAtFullCoverage: opaque)
+        var opaque = false, solid: UInt32?
+        if case let .solid(s) = shader, inner.mask == nil, inner.mode == .normal {
+            opaque = s >> 24 == 255 && inner.alpha == 255
+            solid = s
+            fusedBlends.reset(count: 256, to: 0)
+        }
+        return BackgroundFusingSink(inner: inner, rect: clip, pixel: p.pixel, opaqueAtFullCoverage: opaque,
+                                    solid: solid, blends: fusedBlends.base)
     }
 }
 
@@ -88,14 +93,23 @@ struct BackgroundFusingSink: CoverageSink {
     /// Whether a full-coverage span replaces the destination (solid opaque source-over, no mask,
     /// no global alpha), so the background under it need not be written.
     let opaqueAtFullCoverage: Bool
+    /// The source colour, when it is solid and blends by source-over with no mask: then each
+    /// edge cell is the colour at the cell's coverage over the background, one of at most 256
+    /// pixels, looked up in `blends` (0 until first needed: a blend over an opaque background
+    /// is never 0) instead of writing the background and blending over it.
+    let solid: UInt32?
+    let blends: UnsafeMutablePointer<UInt32>
     private var cursorY: Int
     private var cursorX: Int
 
-    init(inner: Compositor, rect: IntRect, pixel: UInt32, opaqueAtFullCoverage: Bool) {
+    init(inner: Compositor, rect: IntRect, pixel: UInt32, opaqueAtFullCoverage: Bool,
+         solid: UInt32?, blends: UnsafeMutablePointer<UInt32>) {
         self.inner = inner
         self.rect = rect
         self.pixel = pixel
         self.opaqueAtFullCoverage = opaqueAtFullCoverage
+        self.solid = solid
+        self.blends = blends
         cursorY = rect.y
         cursorX = rect.x
     }
@@ -125,8 +139,26 @@ struct BackgroundFusingSink: CoverageSink {
     }
 
     mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
-        advance(y: y, x: x + coverage.count)
-        inner.cells(y: y, x: x, coverage: coverage)
+        guard let s = solid else {
+            advance(y: y, x: x + coverage.count)
+            inner.cells(y: y, x: x, coverage: coverage)
+            cursorX = x + coverage.count
+            return
+        }
+        advance(y: y, x: x)
+        let dst = inner.pixels + y * inner.stride + x
+        let alpha = inner.alpha
+        for i in 0..<coverage.count {
+            let c = Int(coverage[i])
+            var p = blends[c]
+            if p == 0 {
+                // What the compositor's cells would compute over the background (the same formula).
+                let cc = alpha == 255 ? UInt32(c) : PixelMath.mul(UInt32(c), alpha)
+                p = PixelMath.over(PixelMath.scale(s, cc), pixel)
+                blends[c] = p
+            }
+            dst[i] = p
+        }
         cursorX = x + coverage.count
     }
 

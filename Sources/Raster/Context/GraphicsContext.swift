@@ -33,6 +33,8 @@ public final class GraphicsContext {
     private let sourceRow: ScratchArray<UInt32>
     private let coverageRow: ScratchArray<UInt8>
     let gradientTable = ScratchArray<UInt32>(capacity: 256)
+    /// A solid colour over a held-back background at each coverage (BackgroundFusingSink).
+    let fusedBlends = ScratchArray<UInt32>(capacity: 256)
     private var maskPool: [AlphaMask] = []
     /// Stroke outlines are built here, reusing buffers from frame to frame.
     var pathStroker = PathStroker()

@@ -347,6 +347,10 @@ final class Rasterizer {
             rowRuns.removeAll()
             rowRuns.append(Run(next: -1, x0: lo, x1: hi))
         } else {
+            // The list holds the row's runs newest first. Edges added along a path often cross
+            // a row in order of x, so the runs often come in reverse order: insertion sort's
+            // worst case, made its best by turning the list around first.
+            if collected > 1 && rowRuns[0].x0 > rowRuns[collected - 1].x0 { reverse(rowRuns) }
             sortByStart(rowRuns)
         }
         let width = clip.width
@@ -368,10 +372,20 @@ final class Rasterizer {
                 let c = Self.coverage(winding, rule)
                 if c != 0 { sink.span(y: y, x: clip.x + gapStart, count: min(start, width) - gapStart, coverage: c) }
             }
-            for x in start...end {
-                winding += line[x]
-                line[x] = 0
-                out[x - start] = Self.coverage(winding, rule)
+            // One loop per rule, so the rule is not tested for every cell.
+            switch rule {
+            case .winding:
+                for x in start...end {
+                    winding += line[x]
+                    line[x] = 0
+                    out[x - start] = Self.coverage(winding, .winding)
+                }
+            case .evenOdd:
+                for x in start...end {
+                    winding += line[x]
+                    line[x] = 0
+                    out[x - start] = Self.coverage(winding, .evenOdd)
+                }
             }
             let visibleEnd = min(end, width - 1)
             if visibleEnd >= start {
@@ -389,6 +403,19 @@ final class Rasterizer {
         while i < rowRuns.count {
             for x in Int(rowRuns[i].x0)...Int(rowRuns[i].x1) { line[x] = 0 }
             i += 1
+        }
+    }
+
+    /// Reverses the order of a row's runs.
+    @inline(__always)
+    private func reverse(_ list: ScratchArray<Run>) {
+        var i = 0, j = list.count - 1
+        while i < j {
+            let t = list[i]
+            list[i] = list[j]
+            list[j] = t
+            i += 1
+            j -= 1
         }
     }
 
