@@ -8,6 +8,11 @@ import Raster
 ///
 /// Media time is the host clock's time, as `CACurrentMediaTime()` is for Core Animation: an
 /// animation added with `beginTime = LayerClock.currentTime + 1` begins a second later.
+///
+/// The tree is drawn straight into the frame buffer, damage only. A window presenting through
+/// Present hands out a ring of frame buffers in turn (each brought up to the newest frame first);
+/// the renderer would take each for a new target and redraw all of it, so once the frame buffers
+/// take turns the tree is drawn into a bitmap of the source's own and the damage copied.
 @MainActor
 public final class LayerTreeSource: FrameSource {
     /// The layer tree shown; its superlayer-space origin is the frame buffer's top-left pixel.
@@ -17,6 +22,11 @@ public final class LayerTreeSource: FrameSource {
     /// The renderer that draws the tree.
     public let renderer: LayerRenderer
     private var needsFullRedraw = true
+    /// The last frame buffer drawn into, to notice frame buffers that take turns.
+    private weak var lastTarget: Bitmap?
+    private var targetsTakeTurns = false
+    /// Where the tree is drawn while frame buffers take turns.
+    private var treeBitmap: Bitmap?
 
     /// A source that renders `rootLayer` over `clearColor`.
     public init(rootLayer: Layer, clearColor: Color = .black) {
@@ -32,7 +42,26 @@ public final class LayerTreeSource: FrameSource {
 
     public func drawFrame(at mediaTime: Double, into target: Bitmap) -> [IntRect] {
         needsFullRedraw = false
-        return renderer.render(rootLayer, at: mediaTime, into: target)
+        if let lastTarget, lastTarget !== target, lastTarget.width == target.width, lastTarget.height == target.height {
+            targetsTakeTurns = true
+        }
+        lastTarget = target
+        guard targetsTakeTurns else { return renderer.render(rootLayer, at: mediaTime, into: target) }
+        if treeBitmap?.width != target.width || treeBitmap?.height != target.height {
+            treeBitmap = try? Bitmap(width: target.width, height: target.height)
+        }
+        guard let treeBitmap else { return renderer.render(rootLayer, at: mediaTime, into: target) }
+        let damage = renderer.render(rootLayer, at: mediaTime, into: treeBitmap)
+        treeBitmap.withUnsafeMutablePixels { source in
+            for rect in damage {
+                let r = rect.intersection(target.bounds)
+                guard !r.isEmpty else { continue }
+                target.withRows(in: r) { y, row in
+                    row.baseAddress!.update(from: source.baseAddress! + (y * treeBitmap.stride + r.x), count: r.width)
+                }
+            }
+        }
+        return damage
     }
 
     public func frameBufferResized(width: Int, height: Int) { needsFullRedraw = true }
