@@ -166,6 +166,15 @@ package final class TrackedCoverage {
                     lo = min(lo, Int(b[j + p].x))
                     hi = max(hi, Int(b[je - 1 - s].x + b[je - 1 - s].count))
                 }
+                // The first and last differing records often share their start or their end and
+                // differ only at the other (a span lengthened by a growing shape): the pixels they
+                // share are unchanged, so a long span does not damage the whole row.
+                if !everything, p < na - s, p < nb - s {
+                    let x = a[i + p], y = b[j + p]
+                    if x.x == y.x { lo = Int(x.x) + commonPixels(x, y, ca, cb, fromEnd: false) }
+                    let u = a[ie - 1 - s], v = b[je - 1 - s]
+                    if u.x + u.count == v.x + v.count { hi = Int(u.x + u.count) - commonPixels(u, v, ca, cb, fromEnd: true) }
+                }
                 if lo < hi {
                     if lows[y] >= highs[y] {
                         lows[y] = Int32(lo)
@@ -182,6 +191,21 @@ package final class TrackedCoverage {
             j = je
         }
     }
+}
+
+/// How many pixels two records starting together (or, `fromEnd`, ending together) have the same
+/// coverage for, counted from that shared start (end), up to the shorter record's length.
+private func commonPixels(_ x: CoverageRows.Record, _ y: CoverageRows.Record, _ xCells: UnsafeMutablePointer<UInt8>,
+                          _ yCells: UnsafeMutablePointer<UInt8>, fromEnd: Bool) -> Int {
+    let n = Int(min(x.count, y.count))
+    @inline(__always) func value(_ r: CoverageRows.Record, _ cells: UnsafeMutablePointer<UInt8>, _ k: Int) -> UInt8 {
+        if r.cells < 0 { return r.coverage }
+        return cells[Int(r.cells) + (fromEnd ? Int(r.count) - 1 - k : k)]
+    }
+    if x.cells < 0 && y.cells < 0 { return x.coverage == y.coverage ? n : 0 }
+    var k = 0
+    while k < n && value(x, xCells, k) == value(y, yCells, k) { k += 1 }
+    return k
 }
 
 /// One frame's coverage as records in raster order, fill after fill.
@@ -219,24 +243,43 @@ final class CoverageRows {
 }
 
 /// Records the rasterizer's output for one fill, coverage scaled by the fill's alpha.
+///
+/// It reaches the two buffers through `Unmanaged` references used as guaranteed (their
+/// ``CoverageRows`` keeps them alive while the rasterizer runs): a strong or even an
+/// `unowned(unsafe)` reference was retained and released around every span and cell run, a
+/// quarter of a warm arrow frame.
 private struct RowRecorder: CoverageSink {
-    let rows: CoverageRows
+    let records: Unmanaged<ScratchArray<CoverageRows.Record>>
+    let cellBytes: Unmanaged<ScratchArray<UInt8>>
     let scale: UInt32
+
+    init(rows: CoverageRows, scale: UInt32) {
+        records = .passUnretained(rows.records)
+        cellBytes = .passUnretained(rows.cellBytes)
+        self.scale = scale
+    }
 
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
         let c = scale == 255 ? coverage : UInt8(PixelMath.mul(UInt32(coverage), scale))
         guard c != 0 else { return }
-        rows.records.append(.init(y: Int32(y), x: Int32(x), count: Int32(count), cells: -1, coverage: c))
+        records._withUnsafeGuaranteedRef {
+            $0.append(.init(y: Int32(y), x: Int32(x), count: Int32(count), cells: -1, coverage: c))
+        }
     }
 
     mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
-        let bytes = rows.cellBytes
-        let start = bytes.count
-        if scale == 255 {
-            bytes.append(from: coverage.baseAddress!, count: coverage.count)
-        } else {
-            for c in coverage { bytes.append(UInt8(PixelMath.mul(UInt32(c), scale))) }
+        let scale = scale
+        let start = cellBytes._withUnsafeGuaranteedRef { bytes in
+            let start = bytes.count
+            if scale == 255 {
+                bytes.append(from: coverage.baseAddress!, count: coverage.count)
+            } else {
+                for c in coverage { bytes.append(UInt8(PixelMath.mul(UInt32(c), scale))) }
+            }
+            return start
         }
-        rows.records.append(.init(y: Int32(y), x: Int32(x), count: Int32(coverage.count), cells: Int32(start), coverage: 0))
+        records._withUnsafeGuaranteedRef {
+            $0.append(.init(y: Int32(y), x: Int32(x), count: Int32(coverage.count), cells: Int32(start), coverage: 0))
+        }
     }
 }

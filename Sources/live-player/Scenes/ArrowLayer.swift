@@ -53,9 +53,39 @@ final class ArrowLayer: Layer {
         let head = tip - sign * min(headLengthRadians, abs(lengthRadians))
         path.removeAll()
         path.move(to: Point(x: c.x + midR * cos(tip), y: c.y + midR * sin(tip)))
-        path.addArc(center: c, radius: outerR, startAngle: head, endAngle: startRadians, clockwise: lengthRadians > 0)
-        path.addArc(center: c, radius: innerR, startAngle: startRadians, endAngle: head, clockwise: lengthRadians < 0)
+        Self.addAnchoredArc(to: &path, center: c, radius: outerR, from: head, to: startRadians)
+        Self.addAnchoredArc(to: &path, center: c, radius: innerR, from: startRadians, to: head)
         path.closeSubpath()
+    }
+
+    /// The angle between the fixed points at which the band's arcs are cut into pieces.
+    static let arcPieceRadians = Double.pi / 32
+
+    /// Adds the arc from angle `a` to angle `b` (the short way round, less than a turn) as pieces
+    /// cut at the multiples of ``arcPieceRadians``. Every piece but the one ending at the head
+    /// is then the same curve from frame to frame while the arrow grows or shrinks, so the
+    /// pixels it covers keep their coverage and only the pixels near the head are damaged. One
+    /// arc from the tail to the head would move every point of its curves each frame (its
+    /// Bézier pieces are fitted to the whole sweep), damaging the band back to the last
+    /// quarter turn.
+    static func addAnchoredArc(to path: inout Path, center: Point, radius: Double, from a: Double, to b: Double) {
+        let step = arcPieceRadians
+        guard abs(b - a) < 2 * .pi, a.isFinite, b.isFinite else {
+            path.addArc(center: center, radius: radius, startAngle: a, endAngle: b, clockwise: b < a)
+            return
+        }
+        let forward = b > a
+        var a0 = a
+        var pieces = 0
+        repeat {
+            // The next multiple of the step strictly past a0 (a0 itself when within rounding of one).
+            var cut = forward ? ((a0 / step).rounded(.down) + 1) * step : ((a0 / step).rounded(.up) - 1) * step
+            if abs(cut - a0) < 1e-12 { cut += forward ? step : -step }
+            let a1 = forward ? min(cut, b) : max(cut, b)
+            path.addArc(center: center, radius: radius, startAngle: a0, endAngle: a1, clockwise: !forward)
+            a0 = a1
+            pieces += 1
+        } while a0 != b && pieces < 2 * 64 + 2
     }
 
     override func draw(in context: GraphicsContext) {
