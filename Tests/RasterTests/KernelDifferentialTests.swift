@@ -65,4 +65,28 @@ import Testing
             }
         }
     }
+
+    /// The grouped kernel for edge cells: every count from 1 to 40, with the pixels and coverage
+    /// past the run holding other values; those pixels must come back unchanged.
+    @Test func groupedSolidCoverageMatchesTheReference() {
+        var rng = SplitMix64(seed: 0x1237)
+        for count in 1...40 {
+            for _ in 0..<20 {
+                let padded = (count + 7) & ~7
+                let solid = rng.next() % 2 == 0 ? 0xFF00_0000 | UInt32(truncatingIfNeeded: rng.next()) & 0xFF_FFFF : Self.pixel(&rng)
+                let dst = (0..<padded).map { _ in Self.pixel(&rng) }
+                let cov = Self.coverage(&rng, count: padded).map { $0 == 0 ? UInt8(7) : $0 }   // no accidental zeros past the run
+                let head = Array(Self.coverage(&rng, count: count))
+                var a = dst
+                let coverage = head + cov[count...]
+                coverage.withUnsafeBufferPointer { cv in
+                    a.withUnsafeMutableBufferPointer { Kernels.solidCoverageInGroups($0.baseAddress!, count: count, source: solid, coverage: cv.baseAddress!) }
+                }
+                for i in 0..<padded {
+                    let expected = i < count ? ReferenceKernels.blend(solid, dst[i], coverage: UInt32(head[i]), mode: .normal) : dst[i]
+                    #expect(a[i] == expected, "count \(count), pixel \(i)")
+                }
+            }
+        }
+    }
 }

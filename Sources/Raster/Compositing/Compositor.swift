@@ -46,7 +46,13 @@ struct Compositor: CoverageSink {
             for i in 0..<count { cov[i] = UInt8(PixelMath.mul(PixelMath.mul(UInt32(coverage[i]), alpha), UInt32(m[i]))) }
         } else if alpha == 255 {
             // The rasterizer's row is the coverage: composited from where it lies, no copy.
-            blend(pixels + y * stride + x, x: x, y: y, count: count, coverage: UnsafeMutablePointer(mutating: coverage.baseAddress!))
+            let dst = pixels + y * stride + x
+            if case let .solid(s) = shader, mode == .normal, x + (count + 7) & ~7 <= stride {
+                // The row has room for whole groups of eight, and the rasterizer pads its coverage.
+                Kernels.solidCoverageInGroups(dst, count: count, source: s, coverage: coverage.baseAddress!)
+                return
+            }
+            blend(dst, x: x, y: y, count: count, coverage: UnsafeMutablePointer(mutating: coverage.baseAddress!))
             return
         } else {
             for i in 0..<count { cov[i] = UInt8(PixelMath.mul(UInt32(coverage[i]), alpha)) }
@@ -144,6 +150,32 @@ enum Kernels {
         case .clear:
             for i in 0..<count { dst[i] = PixelMath.scale(dst[i], 255 - UInt32(coverage[i])) }
         }
+    }
+
+    /// Source-over of a solid colour under per-pixel coverage, eight pixels at a time including the
+    /// last, partial group: its lanes past `count` get coverage 0, under which source-over gives
+    /// the destination back exactly, so those pixels are stored unchanged. The rasterizer's edge
+    /// cells come in runs of a few pixels; one group costs less than filling lanes one by one.
+    /// `dst` and `coverage` must be readable (and `dst` writable) up to `count` rounded up to 8,
+    /// and no other thread may write those extra pixels meanwhile.
+    @inline(__always)
+    static func solidCoverageInGroups(_ dst: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32, coverage: UnsafePointer<UInt8>) {
+        let s8 = Pixels8(repeating: s)
+        var i = 0
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+            if word != 0 {
+                let c8 = PixelMath.load8(coverage + i)
+                PixelMath.store8(PixelMath.over8(PixelMath.scale8(s8, c8), PixelMath.load8(dst + i)), dst + i)
+            }
+            i += 8
+        }
+        let rest = count - i
+        guard rest > 0 else { return }
+        let lanes = Pixels8(0, 1, 2, 3, 4, 5, 6, 7)
+        var c8 = PixelMath.load8(coverage + i)
+        c8.replace(with: 0, where: lanes .>= Pixels8(repeating: UInt32(rest)))
+        PixelMath.store8(PixelMath.over8(PixelMath.scale8(s8, c8), PixelMath.load8(dst + i)), dst + i)
     }
 
     /// Source pixels under one coverage `c`.

@@ -40,6 +40,7 @@ protocol CoverageSink {
     /// Columns `x ..< x + count` of row `y` are covered by `coverage` (1...255).
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8)
     /// Columns `x ..< x + coverage.count` of row `y` have the given coverages (0...255 each).
+    /// The buffer may be read (not relied on) up to 7 bytes past its end.
     mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>)
     /// Nothing more will be emitted above row `y` (sent between the bands of two shapes
     /// rendered together, before the second shape draws over those rows).
@@ -246,7 +247,8 @@ final class Rasterizer {
         bandRows = max(1, min(clip.height, Self.maximumBandCells / cellStride))
         accumulation.ensureFilled(bandRows * cellStride, with: 0)
         rowHead.reserve(bandRows)
-        coverage.reserve(cellStride)
+        // Eight spare bytes: sinks may read a run's coverage in whole groups of eight.
+        coverage.reserve(cellStride + 8)
         return firstRow..<endRow
     }
 
