@@ -58,7 +58,7 @@ let package = Package(
         // Paths, anti-aliased fill and stroke, compositing, bitmaps, PNG, JPEG (read), text. No X11.
         .target(
             name: "Raster",
-            dependencies: ["CPNG", "CJPEG", "CFreeType", "CHarfBuzz"],
+            dependencies: ["CPNG", "CJPEG", "CFreeType", "CHarfBuzz", "CLinux"],
             swiftSettings: strict
         ),
 

@@ -1,6 +1,9 @@
 // CLinux: the Linux calls Swift's Glibc module does not import: timerfd (its header is not in the
-// module), prctl (variadic in C) and the CPU affinity mask (GNU-only). Static inline wrappers only; nothing else goes here.
+// module), prctl (variadic in C), the CPU affinity mask (GNU-only) and wmemset (wchar.h is not in
+// the module). Static inline wrappers only; nothing else goes here.
 #pragma once
+#include <stdint.h>
+#include <wchar.h>
 #include <sys/timerfd.h>
 #include <sys/prctl.h>
 #include <time.h>
@@ -34,4 +37,12 @@ static inline int CLinux_available_cpus(void) {
     int count = 0;
     for (long i = 0; i < bytes / (long)sizeof mask[0]; i++) count += __builtin_popcountl(mask[i]);
     return count > 0 ? count : 1;
+}
+
+/// Stores `value` into `count` 32-bit words at `words`: glibc's wmemset, which the library picks
+/// for the CPU at load time (AVX2 or AVX-512 stores where the CPU has them). wchar_t is 32 bits
+/// on Linux.
+static inline void CLinux_fill32(uint32_t *words, uint32_t value, size_t count) {
+    _Static_assert(sizeof(wchar_t) == sizeof(uint32_t), "wchar_t is 32 bits on Linux");
+    wmemset((wchar_t *)words, (wchar_t)value, count);
 }

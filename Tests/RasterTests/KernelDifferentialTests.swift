@@ -89,4 +89,15 @@ import Testing
             }
         }
     }
+
+    /// Pixel runs on both sides of the length where fills go to the C library: every pixel of the
+    /// run set, the neighbours on either side untouched.
+    @Test func fillStoresExactlyTheRun() {
+        for count in [0, 1, 7, PixelMath.libraryFillMinimum - 1, PixelMath.libraryFillMinimum, 333] {
+            var row = [UInt32](repeating: 0x1234_5678, count: count + 2)
+            row.withUnsafeMutableBufferPointer { PixelMath.fill($0.baseAddress! + 1, 0xFF3B_7FBF, count: count) }
+            #expect(row.first == 0x1234_5678 && row.last == 0x1234_5678, "count \(count)")
+            #expect(row.dropFirst().dropLast().allSatisfy { $0 == 0xFF3B_7FBF }, "count \(count)")
+        }
+    }
 }

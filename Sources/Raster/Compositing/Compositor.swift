@@ -84,7 +84,7 @@ enum Kernels {
         switch mode {
         case .normal:
             let sc = PixelMath.scale(s, c)
-            if sc >> 24 == 255 { dst.update(repeating: sc, count: count); return }
+            if sc >> 24 == 255 { PixelMath.fill(dst, sc, count: count); return }
             if sc == 0 { return }
             let inv = 255 - (sc >> 24)
             var i = 0

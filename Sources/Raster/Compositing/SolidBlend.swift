@@ -18,7 +18,7 @@ struct SolidBlend {
     /// Blends the colour over `count` pixels at `dst`.
     @inline(__always)
     func blend(_ dst: UnsafeMutablePointer<UInt32>, count: Int) {
-        if inverse == 0 { dst.update(repeating: scaled, count: count); return }
+        if inverse == 0 { PixelMath.fill(dst, scaled, count: count); return }
         if scaled == 0 { return }
         if count == 1 { dst[0] = scaled &+ PixelMath.scale(dst[0], inverse); return }
         Kernels.solidSpan(dst, count: count, source: scaled, coverage: 255, mode: .normal)

@@ -47,7 +47,7 @@ extension GraphicsContext {
     /// Stores `pixel` over the pixel rectangle `r` (inside the bitmap).
     private func write(_ r: IntRect, _ pixel: UInt32) {
         guard !r.isEmpty else { return }
-        for y in r.y..<r.maxY { (bitmap.pixels + y * bitmap.stride + r.x).update(repeating: pixel, count: r.width) }
+        for y in r.y..<r.maxY { PixelMath.fill(bitmap.pixels + y * bitmap.stride + r.x, pixel, count: r.width) }
     }
 
     /// A compositor for `shader` that writes the pending fill just ahead of the coverage, when
@@ -128,7 +128,7 @@ struct BackgroundFusingSink: CoverageSink {
     @inline(__always)
     private func background(row y: Int, from x0: Int, to x1: Int) {
         guard x1 > x0 else { return }
-        (inner.pixels + y * inner.stride + x0).update(repeating: pixel, count: x1 - x0)
+        PixelMath.fill(inner.pixels + y * inner.stride + x0, pixel, count: x1 - x0)
     }
 
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
