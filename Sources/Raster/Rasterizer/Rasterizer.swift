@@ -216,7 +216,12 @@ final class Rasterizer {
     ) {
         precondition(first.clip == second.clip, "both shapes share one clip")
         let a = first.prepare(), b = second.prepare()
-        guard let a else { second.render(rule: secondRule, into: &secondSink); return }
+        guard let a else {
+            // The first shape covers no row: whatever its sink holds back is complete first.
+            firstSink.rowsDone(before: first.clip.maxY)
+            second.render(rule: secondRule, into: &secondSink)
+            return
+        }
         guard let b else { first.render(rule: firstRule, into: &firstSink); return }
         // Bands on one grid from the clip's top, so both shapes' bands cover the same rows.
         let bandRows = first.bandRows, top = first.clip.y
