@@ -42,3 +42,82 @@ import Testing
         }
     }
 }
+
+extension TrackedCoverageTests {
+    /// A band around a circle from 12 o'clock to `end`, its arcs cut at fixed angles (as the
+    /// player's arrow is), with a pointed head; and, when `dot`, a square fill besides.
+    static func sweep(to end: Double, dot: Point?, color: Color, clip: IntRect) -> FillRecording {
+        let recording = FillRecording()
+        let context = GraphicsContext(recordingInto: recording, clip: clip)
+        let c = Point(x: 100, y: 100), outer = 90.0, inner = 60.0, start = -Double.pi / 2
+        let step = Double.pi / 32
+        var path = Path()
+        path.move(to: Point(x: c.x + 75 * cos(end + 0.2), y: c.y + 75 * sin(end + 0.2)))
+        func arc(_ r: Double, _ a: Double, _ b: Double) {
+            var a0 = a
+            while a0 != b {
+                var cut = b > a ? ((a0 / step).rounded(.down) + 1) * step : ((a0 / step).rounded(.up) - 1) * step
+                if abs(cut - a0) < 1e-12 { cut += b > a ? step : -step }
+                let a1 = b > a ? min(cut, b) : max(cut, b)
+                path.addArc(center: c, radius: r, startAngle: a0, endAngle: a1, clockwise: b < a)
+                a0 = a1
+            }
+        }
+        arc(outer, end, start)
+        arc(inner, start, end)
+        path.closeSubpath()
+        context.setFillColor(color)
+        context.fill(path)
+        if let dot {
+            context.setFillColor(color.withAlpha(0.5))
+            context.fill(Rect(x: dot.x, y: dot.y, width: 13.5, height: 9.25))
+        }
+        return recording
+    }
+
+    /// Growing and shrinking in random steps, with a second fill that sometimes moves, a colour
+    /// that sometimes changes and an alpha that sometimes does: after every update the mask is
+    /// the mask of a fresh coverage given only that update's fills, bit for bit, and every pixel
+    /// that changed lies in a reported rectangle. (Most updates rasterize only the rows around
+    /// the sweep's end and carry the others over.)
+    @Test func updatesInPlaceEqualFreshCoverage() throws {
+        let clip = IntRect(x: 0, y: 0, width: 200, height: 200)
+        let coverage = try TrackedCoverage(width: 200, height: 200)
+        var random = SplitMix64(seed: 9)
+        var end = -Double.pi / 2 + 0.3
+        var dot: Point? = Point(x: 20, y: 30)
+        var color = Color.white
+        var alpha: UInt32 = 255
+        func unit(_ g: inout SplitMix64) -> Double { Double(g.next() >> 11) / Double(UInt64(1) << 53) }
+        var previous = [UInt8](repeating: 0, count: 200 * 200)
+        for step in 0..<160 {
+            end += (unit(&random) - 0.4) * 0.25
+            end = min(max(end, -Double.pi / 2 + 0.05), 1.45 * Double.pi)
+            switch random.next() % 10 {
+            case 0: dot = dot == nil ? Point(x: 20 + unit(&random) * 150, y: 20 + unit(&random) * 150) : nil
+            case 1: color = random.next() % 2 == 0 ? .white : Color(white: 1, alpha: 0.7)
+            case 2: alpha = random.next() % 2 == 0 ? 255 : 180
+            default: break
+            }
+            let recording = Self.sweep(to: end, dot: dot, color: color, clip: clip)
+            var changed: [IntRect] = []
+            coverage.update(recording, transform: .identity, alpha: alpha, clip: clip) { changed.append($0) }
+            let fresh = try TrackedCoverage(width: 200, height: 200)
+            fresh.update(recording, transform: .identity, alpha: alpha, clip: clip) { _ in }
+            var differing = 0, unreported = 0
+            for y in 0..<200 {
+                for x in 0..<200 {
+                    let value = coverage.mask[x, y]
+                    if value != fresh.mask[x, y] { differing += 1 }
+                    if value != previous[y * 200 + x], !changed.contains(where: { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY }) { unreported += 1 }
+                    previous[y * 200 + x] = value
+                }
+            }
+            #expect(differing == 0, "step \(step): \(differing) pixels differ from fresh coverage")
+            #expect(unreported == 0, "step \(step): \(unreported) changed pixels outside the damage")
+            if differing > 0 || unreported > 0 { break }
+        }
+        #expect(coverage.partialUpdates > 80, "only \(coverage.partialUpdates) updates carried rows over")
+    }
+}
+

@@ -28,6 +28,21 @@ package final class TrackedCoverage {
     private let changedHi: ScratchArray<Int32>
     private let cursors = ScratchArray<Int>(capacity: 4)
     private let rasterizer = Rasterizer()
+    /// Last update's path segments, and this update's (swapped each update).
+    private var segments = PathSegments()
+    private var nextSegments = PathSegments()
+    /// What else last update's coverage was made from.
+    private var lastBounds = IntRect(x: 0, y: 0, width: 0, height: 0)
+    private var lastFills: [FillRecording.Fill] = []
+    /// Each fill's records in the rows rasterized this update: last update's and this one's.
+    private struct Middle {
+        var oldLow: Int, oldHigh: Int, newLow: Int, newHigh: Int
+        var old: Range<Int> { oldLow..<oldHigh }
+        var new: Range<Int> { newLow..<newHigh }
+    }
+    private let middles = ScratchArray<Middle>(capacity: 4)
+    /// How many updates rasterized only the rows their changed segments span (for tests).
+    package private(set) var partialUpdates = 0
 
     /// Rows per reported band: finer bands damage fewer pixels, coarser ones fewer rectangles.
     static let bandRows = 16
@@ -39,45 +54,83 @@ package final class TrackedCoverage {
         changedHi = ScratchArray(capacity: height)
         changedLo.reset(count: height, to: 0)
         changedHi.reset(count: height, to: 0)
+        lastFills.reserveCapacity(4)
     }
 
     /// Replaces the coverage with `recording`'s fills mapped by `transform`, multiplied by
     /// `alpha` (0...255) and clipped to `clip`, and calls `changed` with rectangles covering every
     /// pixel whose coverage changed.
+    ///
+    /// When the fills are last update's but for a few path segments (same colours, rules,
+    /// transform, alpha and clip), only the rows those segments span are rasterized and compared;
+    /// the other rows' records are carried over (``PathSegments``).
     package func update(_ recording: FillRecording?, transform: Transform, alpha: UInt32, clip: IntRect,
                         changed: (IntRect) -> Void) {
         let next = self.next, current = self.current
+        let bounds = clip.intersection(mask.bounds)
+        let drawn = recording.flatMap { alpha > 0 && !bounds.isEmpty ? $0 : nil }
+        let segmentsNow = nextSegments
+        if let drawn { segmentsNow.record(drawn, transform: transform) } else { segmentsNow.invalidate() }
+        var rows: Range<Int>?
+        if let drawn, bounds == lastBounds, alpha == current.alpha, drawn.fills == lastFills,
+           let changedRows = segmentsNow.changedRows(since: segments) {
+            rows = max(changedRows.lowerBound, bounds.y)..<max(min(changedRows.upperBound, bounds.maxY), bounds.y)
+        }
+        swap(&segments, &nextSegments)
+        lastBounds = bounds
+        lastFills.removeAll(keepingCapacity: true)
+        if let drawn { lastFills.append(contentsOf: drawn.fills) }
+        if rows != nil { partialUpdates += 1 }
+        // Nothing the fills cover changed.
+        if let rows, rows.isEmpty { return }
+
         next.removeAll()
         next.alpha = alpha
-        let bounds = clip.intersection(mask.bounds)
-        if let recording, alpha > 0, !bounds.isEmpty {
-            for i in recording.fills.indices {
-                let fill = recording.fills[i]
+        middles.removeAll()
+        if let drawn {
+            for i in drawn.fills.indices {
+                let fill = drawn.fills[i]
                 next.beginFill()
-                rasterizer.begin(clip: bounds)
-                rasterizer.add(recording.paths[i], transform: transform)
+                var rowClip = bounds
+                var old = 0..<0
+                if let rows {
+                    // Rows above and below the changed ones keep last update's records.
+                    let kept = current.fill(i)
+                    old = current.firstRecord(in: kept, atRow: rows.lowerBound)..<current.firstRecord(in: kept, atRow: rows.upperBound)
+                    next.copyRecords(current, kept.lowerBound..<old.lowerBound)
+                    rowClip = IntRect(x: bounds.x, y: rows.lowerBound, width: bounds.width, height: rows.count)
+                }
+                let newStart = next.records.count
+                rasterizer.begin(clip: rowClip)
+                rasterizer.add(drawn.paths[i], transform: transform)
                 var sink = RowRecorder(rows: next, scale: fill.color >> 24)
                 rasterizer.render(rule: fill.rule, into: &sink)
+                middles.append(Middle(oldLow: old.lowerBound, oldHigh: old.upperBound, newLow: newStart, newHigh: next.records.count))
+                if rows != nil { next.copyRecords(current, old.upperBound..<current.fill(i).upperBound) }
             }
         }
         next.endFill()
-        // Which columns of which rows differ, fill by fill; a new overall alpha changes every
-        // covered pixel.
+        // Which columns of which rows differ, fill by fill (only the rasterized rows when the
+        // rest were carried over); a new overall alpha changes every covered pixel.
         let everything = current.alpha != next.alpha
-        var rows = (first: Int.max, last: Int.min)
-        for f in 0..<max(current.fillCount, next.fillCount) {
-            diff(current.fill(f), next.fill(f), everything: everything, rows: &rows)
+        var changedRows = (first: Int.max, last: Int.min)
+        if rows != nil {
+            for f in 0..<middles.count { diff(middles[f].old, middles[f].new, everything: false, rows: &changedRows) }
+        } else {
+            for f in 0..<max(current.fillCount, next.fillCount) {
+                diff(current.fill(f), next.fill(f), everything: everything, rows: &changedRows)
+            }
         }
         self.current = next
         self.next = current
-        guard rows.first <= rows.last else { return }
+        guard changedRows.first <= changedRows.last else { return }
         // Rewrite the changed runs from the new records, and report them band by band.
         let now = next
         cursors.removeAll()
-        for f in 0..<now.fillCount { cursors.append(now.fill(f).lowerBound) }
+        for f in 0..<now.fillCount { cursors.append(rows != nil ? middles[f].new.lowerBound : now.fill(f).lowerBound) }
         var band = IntRect(x: 0, y: 0, width: 0, height: 0)
-        var bandStart = rows.first
-        for y in rows.first...rows.last {
+        var bandStart = changedRows.first
+        for y in changedRows.first...changedRows.last {
             if y - bandStart >= Self.bandRows {
                 if !band.isEmpty { changed(band) }
                 band = IntRect(x: 0, y: 0, width: 0, height: 0)
@@ -235,6 +288,36 @@ final class CoverageRows {
     func beginFill() { fillStarts.append(records.count) }
 
     func endFill() { fillStarts.append(records.count) }
+
+    /// The index of the first record in `range` (one fill's, in raster order) at or below row `y`.
+    func firstRecord(in range: Range<Int>, atRow y: Int) -> Int {
+        var low = range.lowerBound, high = range.upperBound
+        let base = records.base
+        while low < high {
+            let mid = low + (high - low) / 2
+            if Int(base[mid].y) < y { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Appends `source`'s records in `range` (of one fill, in raster order) with their cells.
+    func copyRecords(_ source: CoverageRows, _ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        let from = source.records.base
+        // A fill's cells follow its records' order, so these records' cells are one run.
+        var cellLow = Int.max, cellHigh = Int.min
+        for i in range where from[i].cells >= 0 {
+            cellLow = min(cellLow, Int(from[i].cells))
+            cellHigh = max(cellHigh, Int(from[i].cells) + Int(from[i].count))
+        }
+        let start = records.count
+        records.append(from: from + range.lowerBound, count: range.count)
+        guard cellLow < cellHigh else { return }
+        let shift = Int32(cellBytes.count - cellLow)
+        cellBytes.append(from: source.cellBytes.base + cellLow, count: cellHigh - cellLow)
+        let to = records.base
+        for i in start..<records.count where to[i].cells >= 0 { to[i].cells += shift }
+    }
 
     /// The records of fill `f` (empty past the last fill).
     func fill(_ f: Int) -> Range<Int> {

@@ -1,0 +1,128 @@
+// PathSegments: a recording's paths cut into the segments the rasterizer makes edges from, to
+// find the rows where a new frame's paths differ from the last.
+
+/// The segments (lines and Bézier pieces, the closing lines included) of every fill of a
+/// ``FillRecording``, in path space, each with the device rows it spans.
+///
+/// A row's coverage depends only on the edges crossing it, and the rasterizer turns a segment
+/// into the same edges whenever its points and the transform are the same. So between two
+/// frames whose fills match segment for segment except for a few, only the rows those few span
+/// can change: ``changedRows(since:)``. A growing arc cut at fixed angles keeps all its pieces
+/// but the one at its end, so its new coverage is rasterized only around that end.
+final class PathSegments {
+    struct Segment: Equatable {
+        var fill: Int32
+        /// 1 line, 2 quadratic, 3 cubic.
+        var degree: Int32
+        var x0: Double, y0: Double, x1: Double, y1: Double, x2: Double, y2: Double, x3: Double, y3: Double
+    }
+
+    private let segments = ScratchArray<Segment>(capacity: 256)
+    private let rowsLow = ScratchArray<Double>(capacity: 256)
+    private let rowsHigh = ScratchArray<Double>(capacity: 256)
+    private let matched = ScratchArray<UInt8>(capacity: 256)
+    /// Whether the list describes the last recording (false before any, or after one with a
+    /// point that is not finite).
+    private(set) var isValid = false
+    private var transform = Transform.identity
+
+    /// Marks the list as describing no recording.
+    func invalidate() { isValid = false }
+
+    /// Replaces the list with `recording`'s segments under `transform`.
+    func record(_ recording: FillRecording, transform: Transform) {
+        segments.removeAll()
+        rowsLow.removeAll()
+        rowsHigh.removeAll()
+        self.transform = transform
+        isValid = true
+        for f in recording.fills.indices {
+            var start: (Double, Double)?
+            var current: (Double, Double)?
+            for element in recording.paths[f].elements {
+                switch element {
+                case let .move(p):
+                    close(fill: f, current, start)
+                    start = (p.x, p.y)
+                    current = start
+                case let .line(p):
+                    if let c = current { add(fill: f, degree: 1, c, (p.x, p.y), (p.x, p.y), (p.x, p.y)) } else { start = (p.x, p.y) }
+                    current = (p.x, p.y)
+                case let .quadCurve(p, control):
+                    if let c = current { add(fill: f, degree: 2, c, (control.x, control.y), (p.x, p.y), (p.x, p.y)) } else { start = (p.x, p.y) }
+                    current = (p.x, p.y)
+                case let .curve(p, c1, c2):
+                    if let c = current { add(fill: f, degree: 3, c, (c1.x, c1.y), (c2.x, c2.y), (p.x, p.y)) } else { start = (p.x, p.y) }
+                    current = (p.x, p.y)
+                case .closeSubpath:
+                    close(fill: f, current, start)
+                    current = start
+                }
+            }
+            close(fill: f, current, start)
+        }
+    }
+
+    private func close(fill: Int, _ current: (Double, Double)?, _ start: (Double, Double)?) {
+        guard let c = current, let s = start, c != s else { return }
+        add(fill: fill, degree: 1, c, s, s, s)
+    }
+
+    private func add(fill: Int, degree: Int32, _ p0: (Double, Double), _ p1: (Double, Double), _ p2: (Double, Double),
+                     _ p3: (Double, Double)) {
+        let t = transform
+        // The curve lies in its control points' hull, and so do its flattened edges.
+        let ya = t.b * p0.0 + t.d * p0.1 + t.ty, yb = t.b * p1.0 + t.d * p1.1 + t.ty
+        let yc = t.b * p2.0 + t.d * p2.1 + t.ty, yd = t.b * p3.0 + t.d * p3.1 + t.ty
+        let low = min(min(ya, yb), min(yc, yd)), high = max(max(ya, yb), max(yc, yd))
+        // Not finite, or too far out to name a row: every row is redrawn.
+        if !(abs(low) < 1e9) || !(abs(high) < 1e9) || !(p0.0 + p1.0 + p2.0 + p3.0).isFinite { isValid = false }
+        segments.append(Segment(fill: Int32(fill), degree: degree, x0: p0.0, y0: p0.1, x1: p1.0, y1: p1.1,
+                                x2: p2.0, y2: p2.1, x3: p3.0, y3: p3.1))
+        rowsLow.append(low)
+        rowsHigh.append(high)
+    }
+
+    /// The device rows holding every edge that `self` has and `old` has not, or the reverse; an
+    /// empty range when the two match segment for segment; nil when they cannot be compared
+    /// (another transform, a list not valid) or differ in too many segments for the search to
+    /// pay (the caller then rasterizes every row).
+    func changedRows(since old: PathSegments) -> Range<Int>? {
+        guard isValid, old.isValid, transform == old.transform else { return nil }
+        let count = segments.count, oldCount = old.segments.count
+        let limit = max(8, count / 4)
+        old.matched.reset(count: oldCount, to: 0)
+        var low = Double.infinity, high = -Double.infinity
+        var misses = 0
+        var hint = 0
+        for j in 0..<count {
+            let s = segments[j]
+            var found = -1
+            var k = hint
+            for _ in 0..<oldCount {
+                if old.matched[k] == 0 && old.segments[k] == s { found = k; break }
+                k = k + 1 == oldCount ? 0 : k + 1
+            }
+            if found >= 0 {
+                old.matched[found] = 1
+                hint = found + 1 == oldCount ? 0 : found + 1
+            } else {
+                misses += 1
+                if misses > limit { return nil }
+                low = min(low, rowsLow[j])
+                high = max(high, rowsHigh[j])
+            }
+        }
+        for k in 0..<oldCount where old.matched[k] == 0 {
+            misses += 1
+            if misses > 2 * limit { return nil }
+            low = min(low, old.rowsLow[k])
+            high = max(high, old.rowsHigh[k])
+        }
+        guard low <= high else { return 0..<0 }
+        // An edge spanning y0...y1 adds area to rows floor(y0) through ceil(y1) - 1; one row of
+        // margin each side.
+        let first = Int(low.rounded(.down)) - 1, end = Int(high.rounded(.up)) + 1
+        return first..<end
+    }
+}
