@@ -133,8 +133,13 @@ struct BackgroundFusingSink: CoverageSink {
 
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
         advance(y: y, x: x)
-        if !(opaqueAtFullCoverage && coverage == 255) { background(row: y, from: x, to: x + count) }
-        inner.span(y: y, x: x, count: count, coverage: coverage)
+        if opaqueAtFullCoverage && coverage == 255, let s = solid {
+            // The source replaces the pixels: stored straight, as the compositor would store it.
+            PixelMath.fill(inner.pixels + y * inner.stride + x, s, count: count)
+        } else {
+            background(row: y, from: x, to: x + count)
+            inner.span(y: y, x: x, count: count, coverage: coverage)
+        }
         cursorX = x + count
     }
 
