@@ -52,15 +52,7 @@ public final class LayerTreeSource: FrameSource {
         }
         guard let treeBitmap else { return renderer.render(rootLayer, at: mediaTime, into: target) }
         let damage = renderer.render(rootLayer, at: mediaTime, into: treeBitmap)
-        treeBitmap.withUnsafeMutablePixels { source in
-            for rect in damage {
-                let r = rect.intersection(target.bounds)
-                guard !r.isEmpty else { continue }
-                target.withRows(in: r) { y, row in
-                    row.baseAddress!.update(from: source.baseAddress! + (y * treeBitmap.stride + r.x), count: r.width)
-                }
-            }
-        }
+        for rect in damage { target.copy(rect, from: treeBitmap) }
         return damage
     }
 

@@ -227,7 +227,7 @@ final class PresentScheduler {
         // With XPutImage the stale areas go with the present; the client bitmap is up to date.
         if let image = buffer.image {
             if let newest, newest != index, let source = ring[newest].image?.bitmap {
-                for rect in buffer.stale { Self.copy(rect, from: source, to: image.bitmap) }
+                for rect in buffer.stale { image.bitmap.copy(rect, from: source) }
             }
             buffer.stale.removeAll(keepingCapacity: true)
         }
@@ -293,17 +293,6 @@ final class PresentScheduler {
         XFlush(display)
         unfinished = (serial, target)
         return serial
-    }
-
-    /// Copies `rect` between two bitmaps of the same size, row by row.
-    private static func copy(_ rect: IntRect, from source: Bitmap, to target: Bitmap) {
-        let r = rect.intersection(source.bounds).intersection(target.bounds)
-        guard !r.isEmpty else { return }
-        source.withUnsafeMutablePixels { src in
-            target.withRows(in: r) { y, row in
-                row.baseAddress!.update(from: src.baseAddress! + (y * source.stride + r.x), count: r.width)
-            }
-        }
     }
 
     private func markStale(_ buffer: Buffer, _ rect: IntRect) {

@@ -142,6 +142,17 @@ public final class Bitmap {
         }
     }
 
+    /// Copies the pixels of `region` from `source` to the same place in this bitmap, replacing
+    /// them (no blending); what lies outside either bitmap is skipped. For bringing one frame's
+    /// damage from the bitmap it was drawn in to another that holds an older frame.
+    public func copy(_ region: IntRect, from source: Bitmap) {
+        let r = region.intersection(bounds).intersection(source.bounds)
+        guard !r.isEmpty else { return }
+        for row in r.y..<r.maxY {
+            (pixels + row * stride + r.x).update(from: source.pixels + row * source.stride + r.x, count: r.width)
+        }
+    }
+
     /// Calls `body` with the pixel rows of `region` (clipped to the bitmap), one buffer per row.
     ///
     /// This is the safe way into the pixel memory: each buffer is exactly one row's pixels

@@ -146,7 +146,7 @@ final class FramePipeline {
             targetDamage.append(contentsOf: sceneDamage)
         }
         if target !== renderTarget {
-            for rect in targetDamage { copy(rect, from: sceneBitmap, to: target) }
+            for rect in targetDamage { target.copy(rect, from: sceneBitmap) }
         }
         if let overlay, isOverlayVisible {
             // The overlay redraws all of itself only where the scene under it changed (or the
@@ -186,15 +186,5 @@ final class FramePipeline {
         record.blit = blit
         log.append(record)
         lastRecord = nil
-    }
-
-    private func copy(_ rect: IntRect, from source: Bitmap, to target: Bitmap) {
-        let r = rect.intersection(source.bounds).intersection(target.bounds)
-        guard !r.isEmpty else { return }
-        source.withUnsafeMutablePixels { src in
-            target.withRows(in: r) { y, row in
-                row.baseAddress!.update(from: src.baseAddress! + (y * source.stride + r.x), count: r.width)
-            }
-        }
     }
 }
