@@ -44,6 +44,37 @@ import Testing
 }
 
 extension TrackedCoverageTests {
+    /// A ring around nearly the whole height of a 1080p target, growing over a first sweep as
+    /// the player's arrow does and then complete, fits the record storage the coverage starts
+    /// with: no update grows it. (Growing it meant copying 80-160 KiB into pages never touched
+    /// before, in the middle of the animation: the arrow's first sweep had frames at 2-3x their
+    /// neighbours' time there.)
+    @Test func aRingAcrossTheTargetNeverGrowsTheRecordStorage() throws {
+        let clip = IntRect(x: 0, y: 0, width: 1920, height: 1080)
+        let coverage = try TrackedCoverage(width: 1920, height: 1080)
+        let capacity = coverage.recordCapacity
+        let c = Point(x: 960, y: 540), start = -Double.pi / 2
+        for step in 1...32 {
+            let end = start + min(Double(step) / 32, 0.999) * 2 * .pi
+            let recording = FillRecording()
+            let context = GraphicsContext(recordingInto: recording, clip: clip)
+            var path = Path()
+            path.addArc(center: c, radius: 535, startAngle: start, endAngle: end, clockwise: false)
+            path.addArc(center: c, radius: 480, startAngle: end, endAngle: start, clockwise: true)
+            path.closeSubpath()
+            context.setFillColor(.white)
+            context.fill(path)
+            context.setFillColor(Color.white.withAlpha(0.5))
+            context.fill(Rect(x: 900, y: 480, width: 120, height: 120))
+            var area = 0
+            coverage.update(recording, transform: .identity, alpha: 255, clip: clip) { area += $0.area }
+            #expect(area > 0)
+            #expect(coverage.recordCapacity == capacity, "step \(step): \(capacity) bytes grew to \(coverage.recordCapacity)")
+        }
+    }
+}
+
+extension TrackedCoverageTests {
     /// A band around a circle from 12 o'clock to `end`, its arcs cut at fixed angles (as the
     /// player's arrow is), with a pointed head; and, when `dot`, a square fill besides.
     static func sweep(to end: Double, dot: Point?, color: Color, clip: IntRect) -> FillRecording {

@@ -21,8 +21,8 @@ import Darwin
 package final class TrackedCoverage {
     /// The coverage, in device pixels of the target.
     package let mask: AlphaMask
-    private var current = CoverageRows()
-    private var next = CoverageRows()
+    private var current: CoverageRows
+    private var next: CoverageRows
     /// The changed columns of each row this update: lo ..< hi (lo >= hi when unchanged).
     private let changedLo: ScratchArray<Int32>
     private let changedHi: ScratchArray<Int32>
@@ -43,6 +43,8 @@ package final class TrackedCoverage {
     private let middles = ScratchArray<Middle>(capacity: 4)
     /// How many updates rasterized only the rows their changed segments span (for tests).
     package private(set) var partialUpdates = 0
+    /// Bytes held for row records (for tests: a warm update never grows them).
+    package var recordCapacity: Int { current.capacity + next.capacity }
 
     /// Rows per reported band: finer bands damage fewer pixels, coarser ones fewer rectangles.
     static let bandRows = 16
@@ -50,6 +52,8 @@ package final class TrackedCoverage {
     /// Creates empty coverage for a `width`×`height` target.
     package init(width: Int, height: Int) throws(BitmapError) {
         mask = try AlphaMask(width: width, height: height)
+        current = CoverageRows(rows: height)
+        next = CoverageRows(rows: height)
         changedLo = ScratchArray(capacity: height)
         changedHi = ScratchArray(capacity: height)
         changedLo.reset(count: height, to: 0)
@@ -270,14 +274,33 @@ final class CoverageRows {
         var coverage: UInt8
     }
 
-    let records = ScratchArray<Record>(capacity: 1024)
-    let cellBytes = ScratchArray<UInt8>(capacity: 4096)
+    /// Room for this many records and cell bytes per row of the target from the start: enough
+    /// for a ring around the whole target (six records a row, and its edges' cells), so a shape
+    /// that grows over the first frames does not grow the buffers mid-animation. Growing them
+    /// then meant copying 80-160 KiB into pages never touched before: the first sweep of the
+    /// player's arrow had frames at 2-3x their neighbours' time where the copies fell.
+    static let recordsPerRow = 8, cellBytesPerRow = 32
+
+    let records: ScratchArray<Record>
+    let cellBytes: ScratchArray<UInt8>
     /// Where each fill's records start; the last entry ends the last fill.
     let fillStarts = ScratchArray<Int>(capacity: 4)
     /// The alpha (0...255) the union of the fills is multiplied by.
     var alpha: UInt32 = 255
 
     var fillCount: Int { max(0, fillStarts.count - 1) }
+
+    /// Storage for a target of `rows` rows, written once so its pages are mapped now rather
+    /// than on the frame that first reaches them.
+    init(rows: Int) {
+        records = ScratchArray(capacity: max(1024, rows * Self.recordsPerRow))
+        cellBytes = ScratchArray(capacity: max(4096, rows * Self.cellBytesPerRow))
+        records.reset(count: records.capacity, to: Record(y: 0, x: 0, count: 0, cells: -1, coverage: 0))
+        cellBytes.reset(count: cellBytes.capacity, to: 0)
+        removeAll()
+    }
+
+    var capacity: Int { records.capacity * MemoryLayout<Record>.stride + cellBytes.capacity }
 
     func removeAll() {
         records.removeAll()
