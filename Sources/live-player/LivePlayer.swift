@@ -233,13 +233,17 @@ struct LivePlayer: ParsableCommand {
         return Color(rgb: UInt32(value >> 8), alpha: Double(value & 0xFF) / 255)
     }
 
-    /// Fails unless `path` can be created or overwritten (its folder exists and is writable).
+    /// Fails unless `path` can be created or written: a writable file, device or FIFO, or a new
+    /// name in a writable folder.
     private static func checkWritable(_ path: String, option: String) throws {
         guard !path.isEmpty else { throw ValidationError("\(option): empty path") }
         let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var info = stat()
         if stat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFREG, access(path, W_OK) == 0 else {
+            // A device or a FIFO (/dev/null, a pipe another process reads) takes the output as
+            // a file does; a folder or a block device does not.
+            let kind = info.st_mode & S_IFMT
+            guard kind == S_IFREG || kind == S_IFCHR || kind == S_IFIFO, access(path, W_OK) == 0 else {
                 throw ValidationError("\(option): cannot write '\(path)'")
             }
         } else {

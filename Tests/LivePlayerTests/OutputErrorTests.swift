@@ -50,3 +50,43 @@ import Testing
         #expect(RunSummary(in: result.stdout)?.frames == 2, "stdout: \(result.stdout)")
     }
 }
+
+/// `--stats` and `--screenshot` write to any writable file, not only regular ones: /dev/null
+/// (to time a run without keeping its figures) and a FIFO read by another process. A folder is
+/// still refused with a clear error.
+@Suite struct OutputDeviceTests {
+    @Test func statsAndScreenshotGoToDevNull() throws {
+        let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2",
+                                            "--stats", "/dev/null", "--screenshot", "/dev/null"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
+        #expect(RunSummary(in: result.stdout)?.frames == 2, "stdout: \(result.stdout)")
+    }
+
+    @Test func statsGoToAFifo() throws {
+        let fifo = PlayerProcess.temporaryPath("stats.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        // A reader that keeps what arrives; the player blocks opening the FIFO until it opens.
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
+        reader.arguments = [fifo]
+        let out = Pipe()
+        reader.standardOutput = out
+        try reader.run()
+        let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2", "--stats", fifo])
+        // A player that never opened the FIFO would leave the reader waiting for a writer: be one.
+        let release = open(fifo, O_WRONLY | O_NONBLOCK)
+        if release >= 0 { close(release) }
+        let json = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reader.waitUntilExit()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(json.contains("\"frameCount\": 2"), "read: \(json.prefix(200))")
+    }
+
+    @Test func aFolderIsRefused() throws {
+        let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2", "--stats", "/tmp"])
+        #expect(result.status != 0 && result.status != nil)
+        #expect(result.stderr.contains("cannot write '/tmp'"), "stderr: \(result.stderr)")
+    }
+}
