@@ -2,6 +2,7 @@
 # The arrow frame (or the rays frame), ours against the peers, in one run (issue 9). Installs Blend2D
 # (peers/install-blend2d.sh), builds the player and arrow-peers in release, then runs the peers, the
 # real player's headless scene (the product measurement), and the peers again, at each size given.
+# First it measures how often the machine interrupts a busy thread (interruptions/interruptions.c).
 # Usage: Benchmarks/arrow-peers.sh [--scene arrow|rays] [--frames N] [WxH ...]   (default: arrow, 600 frames at 1920x1080)
 #        PLAYER=/path/to/live-player Benchmarks/arrow-peers.sh ...   (another build, e.g. before a change)
 set -euo pipefail
@@ -33,9 +34,15 @@ else
     player="$PLAYER"
 fi
 
+mkdir -p .build/interruptions
+cc -O2 -o .build/interruptions/interruptions interruptions/interruptions.c
+
 stats=$(mktemp)
 trap 'rm -f "$stats"' EXIT
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
+# How often the machine stops a running thread: on a shared VM, gaps of 50-100 us come hundreds
+# of times a second, which is a whole 0.1 ms frame; read p99s beside it.
+echo "machine: $(.build/interruptions/interruptions 1)"
 for size in "${sizes[@]}"; do
     "$peers" --scene "$scene" --size "$size" --frames "$frames"
     "$player" "${play[@]}" --headless --frames "$frames" --size "$size" --no-overlay --stats "$stats" | sed 's/^/ours     /'
