@@ -13,6 +13,18 @@ import Testing
         return try #require(target.cropped(to: IntRect(x: 8, y: 8, width: FPSOverlay.size.width, height: 17)))
     }
 
+    /// The overlay's glyphs are rendered when it is made, not in its first frame: opening the
+    /// font and rendering them made the first windowed frame 8-19 ms long, and the next one late.
+    @Test func theFirstDrawRendersNoGlyph() throws {
+        let face = try #require(Typeface.named("DejaVu Sans Mono"), "the README installs fonts-dejavu-core")
+        face.removeCachedImages()
+        let overlay = FPSOverlay(transportLabel: "MIT-SHM", frameRate: .fixed(60))
+        let prepared = face.cachedImageCount(size: 10)
+        _ = try firstLine(of: overlay, scene: .arrow, width: 640, height: 480, link: DisplayLink(refreshRate: 60))
+        #expect(prepared >= 94 * 4)
+        #expect(face.cachedImageCount(size: 10) == prepared, "the first draw rendered glyphs")
+    }
+
     @Test func aNewSizeOrSceneRebuildsTheTextAtOnce() throws {
         let link = DisplayLink(refreshRate: 60)
         let overlay = FPSOverlay(transportLabel: "MIT-SHM", frameRate: .fixed(60))

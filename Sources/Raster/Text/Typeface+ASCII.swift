@@ -33,6 +33,32 @@ extension Typeface {
     }
 }
 
+extension Typeface {
+    /// The bytes ``draw(ascii:size:into:at:color:)`` draws glyphs for: printable ASCII.
+    static let printableASCII: ClosedRange<UInt8> = 0x21...0x7E
+
+    /// Renders every printable ASCII glyph at `size`, at each of the four pen phases
+    /// ``draw(ascii:size:into:at:color:)`` uses, with their advances and the kerning between
+    /// them, into the caches.
+    ///
+    /// For text that appears on the first frame and must not make it late: finding the glyphs
+    /// and rendering them through FreeType takes milliseconds the first time, and each later
+    /// first use (a digit the figures had not shown yet) would take its own share. Call it
+    /// while setting up, before frames are timed.
+    public func prepareASCII(size: Double) {
+        let glyphs = (Self.printableASCII.lowerBound...Self.printableASCII.upperBound).map { glyph(for: Unicode.Scalar($0)) }
+        let space = glyph(for: " ")
+        for g in glyphs {
+            _ = advance(of: g)
+            for phase in 0..<4 { _ = image(of: g, size: size, phase: phase) }
+        }
+        _ = advance(of: space)
+        for left in glyphs + [space] {
+            for right in glyphs + [space] { _ = kerning(left, right) }
+        }
+    }
+}
+
 extension GlyphImage {
     /// Blends `pixel` (premultiplied) through the glyph's coverage with its top-left at (`x`, `y`),
     /// within `clip`, times `mask` where given.

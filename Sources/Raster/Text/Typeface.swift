@@ -230,6 +230,17 @@ public final class Typeface: @unchecked Sendable {
         }
     }
 
+    /// How many glyph images are cached at `size` (for tests).
+    package func cachedImageCount(size: Double) -> Int {
+        let size64 = Int32((size * 64).rounded())
+        return lock.withLock { _ in images.keys.filter { $0.size64 == size64 }.count }
+    }
+
+    /// Empties the glyph image cache (for tests that measure what a first draw renders).
+    package func removeCachedImages() {
+        lock.withLock { _ in images.removeAll() }
+    }
+
     /// The grayscale image of `glyph` at `size` pixels per em, shifted right by `phase` quarter
     /// pixels; cached.
     func image(of glyph: UInt32, size: Double, phase: Int) -> GlyphImage? {

@@ -41,6 +41,9 @@ final class FPSOverlay {
         self.transportLabel = transportLabel
         self.frameRate = frameRate
         views.reserveCapacity(Self.viewLimit + 1)
+        // Opening the font and rendering its glyphs took 8-19 ms on the first windowed frame,
+        // which then came late: do it now, before frames are timed.
+        Self.typeface?.prepareASCII(size: Self.textSize)
     }
 
     /// Where the overlay goes in a frame of `bounds`: the top-left corner, inset by 8 pixels.
