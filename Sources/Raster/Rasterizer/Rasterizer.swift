@@ -35,6 +35,8 @@
 // `maximumBandCells` cells); tall clips are processed band by band. Every buffer is a
 // ScratchArray owned by the rasterizer and reused, so a warm rasterizer allocates nothing.
 
+import CLinux
+
 /// Receives the rasterizer's output, row by row, left to right.
 protocol CoverageSink {
     /// Columns `x ..< x + count` of row `y` are covered by `coverage` (1...255).
@@ -292,10 +294,11 @@ final class Rasterizer {
             let d = dy * e.direction
             let (x0, x1) = xTop < xBottom ? (xTop, xBottom) : (xBottom, xTop)
             // x0 and x1 lie in 0...maxX, where truncating is flooring: no libm floorf/ceilf call
-            // (the baseline x86-64 target has no rounding instruction) for every edge and row.
-            let x0i = Int(x0)
+            // (the baseline x86-64 target has no rounding instruction) and no range check for
+            // every edge and row.
+            let x0i = Int(CLinux_truncate(x0))
             let x0floor = Float(x0i)
-            let x1t = Int(x1)
+            let x1t = Int(CLinux_truncate(x1))
             let x1i = Float(x1t) < x1 ? x1t + 1 : x1t
             let x1ceil = Float(x1i)
             let line = a + (row - bandStart) * cellStride
@@ -447,9 +450,10 @@ final class Rasterizer {
         case .winding:
             v = min(1, v)
         case .evenOdd:
-            v -= 2 * (v * 0.5).rounded(.down)
+            // v >= 0, where truncating is flooring (no libm call per cell).
+            v -= 2 * Float(CLinux_truncate(v * 0.5))
             if v > 1 { v = 2 - v }
         }
-        return UInt8(v * 255 + 0.5)
+        return UInt8(truncatingIfNeeded: CLinux_truncate(v * 255 + 0.5))
     }
 }
