@@ -34,9 +34,6 @@ extension Typeface {
 }
 
 extension Typeface {
-    /// The bytes ``draw(ascii:size:into:at:color:)`` draws glyphs for: printable ASCII.
-    static let printableASCII: ClosedRange<UInt8> = 0x21...0x7E
-
     /// Renders every printable ASCII glyph at `size`, at each of the four pen phases
     /// ``draw(ascii:size:into:at:color:)`` uses, with their advances and the kerning between
     /// them, into the caches.
@@ -46,15 +43,14 @@ extension Typeface {
     /// first use (a digit the figures had not shown yet) would take its own share. Call it
     /// while setting up, before frames are timed.
     public func prepareASCII(size: Double) {
-        let glyphs = (Self.printableASCII.lowerBound...Self.printableASCII.upperBound).map { glyph(for: Unicode.Scalar($0)) }
-        let space = glyph(for: " ")
-        for g in glyphs {
-            _ = advance(of: g)
+        // The space first: it has an advance and kerning but no image.
+        let glyphs = (UInt8(0x20)...0x7E).map { glyph(for: Unicode.Scalar($0)) }
+        for g in glyphs { _ = advance(of: g) }
+        for g in glyphs.dropFirst() {
             for phase in 0..<4 { _ = image(of: g, size: size, phase: phase) }
         }
-        _ = advance(of: space)
-        for left in glyphs + [space] {
-            for right in glyphs + [space] { _ = kerning(left, right) }
+        for left in glyphs {
+            for right in glyphs { _ = kerning(left, right) }
         }
     }
 }
