@@ -16,7 +16,8 @@
 // edges cancel before the rule is applied. As in every cell-based rasterizer, a pixel crossed by
 // edges of two overlapping subpaths sees the average winding, not the area of the union.
 //
-// Sparsity. Each (edge, row) pair records the interval of cells it wrote. After all edges of a
+// Sparsity. Each (edge, row) pair records the interval of cells it wrote (in a table by the
+// edge's rank in x when the band's edges are long, else in a list per row). After all edges of a
 // band are in, each row's intervals are sorted and merged: only cells inside intervals are read
 // (prefix-summed, cleared and emitted as per-pixel coverage); between intervals the running
 // winding is constant, so the gap is emitted as one solid span, or skipped when its coverage is
@@ -59,6 +60,18 @@ final class Rasterizer {
     /// is +1 when it went down.
     struct Edge {
         var x0: Float, y0: Float, x1: Float, y1: Float, direction: Float
+        /// The edge's column in the band's table of runs, when it has one.
+        var rank: Int32 = 0
+    }
+
+    /// Accumulation cells `x0...x1` of one row (x0 < 0: none).
+    struct Cells {
+        var x0: Int32, x1: Int32
+    }
+
+    /// An edge of the band, by its index, and its x at the band's middle.
+    struct RankedEdge {
+        var x: Float, index: Int32
     }
 
     /// A run of accumulation cells `x0...x1` written in one row, linked to the row's previous run.
@@ -84,11 +97,17 @@ final class Rasterizer {
     /// Rows with more runs than this are swept as one interval instead of sorting the runs.
     static let maximumSortedRuns = 48
 
+    /// The most edges in a band whose runs go into a table by rank (a larger table, at least
+    /// half full, would be written and read over more than the cache keeps).
+    static let maximumRankedEdges = 256
+
     private let edges = ScratchArray<Edge>(capacity: 256)
     private let accumulation = ScratchArray<Float>(capacity: 0)
     private let rowHead = ScratchArray<Int32>(capacity: 64)
     private let runs = ScratchArray<Run>(capacity: 1024)
-    private let rowRuns = ScratchArray<Run>(capacity: 64)
+    private let rowRuns = ScratchArray<Cells>(capacity: 64)
+    private let active = ScratchArray<RankedEdge>(capacity: 256)
+    private let cellTable = ScratchArray<Cells>(capacity: 0)
     private let coverage = ScratchArray<UInt8>(capacity: 256)
 
     private var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
@@ -260,37 +279,130 @@ final class Rasterizer {
     }
 
     /// Accumulates the edges crossing `rows` (at most one band) and sweeps those rows into `sink`.
+    ///
+    /// Each (edge, row) the edge crosses makes one run of cells, and a row's runs must be swept
+    /// in order of x. When the band's edges are mostly long (the rays: every edge crosses nearly
+    /// every row), each edge gets a column ranked by its x at the band's middle and its runs go
+    /// into a rows × columns table: each row's runs then come almost in order of x, read from one
+    /// place, and sort in about one pass. Many short edges (text, Lottie) would leave such a
+    /// table mostly empty; their runs go into a linked list per row instead. The edges are
+    /// accumulated in the same order either way, so the cells add up to the same floats.
     private func renderBand<Sink: CoverageSink>(_ rows: Range<Int>, rule: FillRule, into sink: inout Sink) {
         let cellStride = clip.width + 2
         let bandStart = rows.lowerBound, bandEnd = rows.upperBound
-        rowHead.reset(count: bandEnd - bandStart, to: -1)
+        let rowCount = bandEnd - bandStart
+        let top = Float(bandStart), bottom = Float(bandEnd), middle = 0.5 * (top + bottom)
+        // The band's edges and their x at the middle row (or the nearest end), and roughly
+        // how many (edge, row) runs they make.
+        active.removeAll()
+        var covered: Float = 0
+        for i in 0..<edges.count {
+            let e = edges[i]
+            if e.y1 <= top || e.y0 >= bottom { continue }
+            covered += min(bottom, e.y1) - max(top, e.y0)
+            let y = min(e.y1, max(e.y0, middle))
+            active.append(RankedEdge(x: e.x0 + (y - e.y0) * ((e.x1 - e.x0) / (e.y1 - e.y0)), index: Int32(i)))
+        }
+        let columns = active.count
+        if columns <= Self.maximumRankedEdges && 2 * covered >= Float(columns * rowCount) {
+            sortByX(active)
+            for rank in 0..<columns { edges[Int(active[rank].index)].rank = Int32(rank) }
+            cellTable.reset(count: rowCount * columns, to: Cells(x0: -1, x1: -1))
+            let table = cellTable.base
+            for i in 0..<edges.count {
+                let e = edges[i]
+                if e.y1 <= top || e.y0 >= bottom { continue }
+                let column = table + Int(e.rank)
+                accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride) { row, x0, x1 in
+                    column[row * columns] = Cells(x0: x0, x1: x1)
+                }
+            }
+            for row in bandStart..<bandEnd {
+                // The row's runs, gathered to the front of its table row in rank order.
+                let line = table + (row - bandStart) * columns
+                var count = 0
+                var lo = Int32.max, hi = Int32.min
+                for k in 0..<columns {
+                    let c = line[k]
+                    if c.x0 < 0 { continue }
+                    lo = min(lo, c.x0); hi = max(hi, c.x1)
+                    line[count] = c
+                    count += 1
+                }
+                guard count > 0 else { continue }
+                if count >= Self.maximumSortedRuns {
+                    line[0] = Cells(x0: lo, x1: hi)
+                    count = 1
+                } else {
+                    sortByStart(line, count: count)
+                }
+                sweep(row: row, bandStart: bandStart, cellStride: cellStride, runs: line, count: count, rule: rule, into: &sink)
+            }
+            return
+        }
+        rowHead.reset(count: rowCount, to: -1)
         runs.removeAll()
         for i in 0..<edges.count {
             let e = edges[i]
-            if e.y1 <= Float(bandStart) || e.y0 >= Float(bandEnd) { continue }
-            accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride)
+            if e.y1 <= top || e.y0 >= bottom { continue }
+            accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride) { row, x0, x1 in
+                runs.append(Run(next: rowHead[row], x0: x0, x1: x1))
+                rowHead[row] = Int32(runs.count - 1)
+            }
         }
         for row in bandStart..<bandEnd {
-            sweep(row: row, bandStart: bandStart, cellStride: cellStride, rule: rule, into: &sink)
+            var r = rowHead[row - bandStart]
+            guard r >= 0 else { continue }
+            rowRuns.removeAll()
+            var lo = Int32.max, hi = Int32.min
+            while r >= 0 {
+                let run = runs[Int(r)]
+                lo = min(lo, run.x0); hi = max(hi, run.x1)
+                if rowRuns.count < Self.maximumSortedRuns { rowRuns.append(Cells(x0: run.x0, x1: run.x1)) }
+                r = run.next
+            }
+            let collected = rowRuns.count
+            if collected >= Self.maximumSortedRuns {
+                // Too many to sort cheaply: sweep the row's whole touched range.
+                rowRuns.removeAll()
+                rowRuns.append(Cells(x0: lo, x1: hi))
+            } else {
+                // The list holds the row's runs newest first. Edges added along a path often cross
+                // a row in order of x, so the runs often come in reverse order: insertion sort's
+                // worst case, made its best by turning the list around first.
+                if collected > 1 && rowRuns[0].x0 > rowRuns[collected - 1].x0 { reverse(rowRuns) }
+                sortByStart(rowRuns.base, count: rowRuns.count)
+            }
+            sweep(row: row, bandStart: bandStart, cellStride: cellStride, runs: rowRuns.base, count: rowRuns.count, rule: rule, into: &sink)
         }
     }
 
     /// Adds the signed area of `e` to the accumulation cells of the rows of this band it crosses
-    /// (font-rs's `draw_line`, computed per row from the edge's ends so no error accumulates).
+    /// (font-rs's `draw_line`, computed per row from the edge's ends so no error accumulates),
+    /// and tells `record` each row's run of cells (row counted from the band's first).
     @inline(__always)
-    private func accumulate(_ e: Edge, bandStart: Int, bandEnd: Int, cellStride: Int) {
+    private func accumulate(_ e: Edge, bandStart: Int, bandEnd: Int, cellStride: Int, record: (Int, Int32, Int32) -> Void) {
         let dxdy = (e.x1 - e.x0) / (e.y1 - e.y0)
         let rowFirst = max(bandStart, Int(e.y0.rounded(.down)))
         let rowEnd = min(bandEnd, Int(e.y1.rounded(.up)))
         let maxX = Float(clip.width)
-        let a = accumulation.base
+        var line = accumulation.base + (rowFirst - bandStart) * cellStride
         var row = rowFirst
+        var top = max(Float(row), e.y0)
+        var xTop = min(maxX, max(0, e.x0 + (top - e.y0) * dxdy))
         while row < rowEnd {
-            let top = max(Float(row), e.y0), bottom = min(Float(row + 1), e.y1)
-            let dy = bottom - top
-            if dy <= 0 { row += 1; continue }
-            let xTop = min(maxX, max(0, e.x0 + (top - e.y0) * dxdy))
+            let bottom = min(Float(row + 1), e.y1)
             let xBottom = min(maxX, max(0, e.x0 + (bottom - e.y0) * dxdy))
+            let dy = bottom - top
+            // The next row, if the edge reaches it, starts where this one ends: its top is
+            // `bottom` (= row + 1 > y0), so its xTop is this xBottom, the same float.
+            defer {
+                top = bottom
+                xTop = xBottom
+                line += cellStride
+                row += 1
+            }
+            if dy <= 0 { continue }
             let d = dy * e.direction
             let (x0, x1) = xTop < xBottom ? (xTop, xBottom) : (xBottom, xTop)
             // x0 and x1 lie in 0...maxX, where truncating is flooring: no libm floorf/ceilf call
@@ -301,7 +413,6 @@ final class Rasterizer {
             let x1t = Int(CLinux_truncate(x1))
             let x1i = Float(x1t) < x1 ? x1t + 1 : x1t
             let x1ceil = Float(x1i)
-            let line = a + (row - bandStart) * cellStride
             var last: Int
             if x1i <= x0i + 1 {
                 // Within one cell: the part right of the edge's mean x stays in this cell.
@@ -331,38 +442,15 @@ final class Rasterizer {
                 line[x1i] += d * am
                 last = x1i
             }
-            let head = row - bandStart
-            runs.append(Run(next: rowHead[head], x0: Int32(x0i), x1: Int32(last)))
-            rowHead[head] = Int32(runs.count - 1)
-            row += 1
+            record(row - bandStart, Int32(x0i), Int32(last))
         }
     }
 
-    /// Prefix-sums one row's runs into coverage, clears them, and emits cells and gap spans.
+    /// Prefix-sums one row's runs (sorted by first cell) into coverage, clears them, and emits
+    /// cells and gap spans.
     @inline(__always)
-    private func sweep<Sink: CoverageSink>(row: Int, bandStart: Int, cellStride: Int, rule: FillRule, into sink: inout Sink) {
-        var r = rowHead[row - bandStart]
-        guard r >= 0 else { return }
-        rowRuns.removeAll()
-        var lo = Int32.max, hi = Int32.min
-        while r >= 0 {
-            let run = runs[Int(r)]
-            lo = min(lo, run.x0); hi = max(hi, run.x1)
-            if rowRuns.count < Self.maximumSortedRuns { rowRuns.append(run) }
-            r = run.next
-        }
-        let collected = rowRuns.count
-        if collected >= Self.maximumSortedRuns {
-            // Too many to sort cheaply: sweep the row's whole touched range.
-            rowRuns.removeAll()
-            rowRuns.append(Run(next: -1, x0: lo, x1: hi))
-        } else {
-            // The list holds the row's runs newest first. Edges added along a path often cross
-            // a row in order of x, so the runs often come in reverse order: insertion sort's
-            // worst case, made its best by turning the list around first.
-            if collected > 1 && rowRuns[0].x0 > rowRuns[collected - 1].x0 { reverse(rowRuns) }
-            sortByStart(rowRuns)
-        }
+    private func sweep<Sink: CoverageSink>(row: Int, bandStart: Int, cellStride: Int, runs rowRuns: UnsafeMutablePointer<Cells>,
+                                           count runCount: Int, rule: FillRule, into sink: inout Sink) {
         let width = clip.width
         let y = row
         let line = accumulation.base + (row - bandStart) * cellStride
@@ -370,11 +458,11 @@ final class Rasterizer {
         var winding: Float = 0
         var gapStart = 0
         var i = 0
-        while i < rowRuns.count {
+        while i < runCount {
             let start = Int(rowRuns[i].x0)
             var end = Int(rowRuns[i].x1)
             i += 1
-            while i < rowRuns.count && Int(rowRuns[i].x0) <= end + 1 {
+            while i < runCount && Int(rowRuns[i].x0) <= end + 1 {
                 end = max(end, Int(rowRuns[i].x1))
                 i += 1
             }
@@ -410,15 +498,28 @@ final class Rasterizer {
             if c != 0 { sink.span(y: y, x: clip.x + gapStart, count: width - gapStart, coverage: c) }
         }
         // Runs past the visible width still hold area: clear them so the buffer stays zero.
-        while i < rowRuns.count {
+        while i < runCount {
             for x in Int(rowRuns[i].x0)...Int(rowRuns[i].x1) { line[x] = 0 }
+            i += 1
+        }
+    }
+
+    /// Insertion sort of the band's edges by x (they come in nearly the order of the band before).
+    @inline(__always)
+    private func sortByX(_ list: ScratchArray<RankedEdge>) {
+        var i = 1
+        while i < list.count {
+            let v = list[i]
+            var j = i - 1
+            while j >= 0 && list[j].x > v.x { list[j + 1] = list[j]; j -= 1 }
+            list[j + 1] = v
             i += 1
         }
     }
 
     /// Reverses the order of a row's runs.
     @inline(__always)
-    private func reverse(_ list: ScratchArray<Run>) {
+    private func reverse(_ list: ScratchArray<Cells>) {
         var i = 0, j = list.count - 1
         while i < j {
             let t = list[i]
@@ -431,9 +532,9 @@ final class Rasterizer {
 
     /// Insertion sort of a row's few runs by their first cell.
     @inline(__always)
-    private func sortByStart(_ list: ScratchArray<Run>) {
+    private func sortByStart(_ list: UnsafeMutablePointer<Cells>, count: Int) {
         var i = 1
-        while i < list.count {
+        while i < count {
             let v = list[i]
             var j = i - 1
             while j >= 0 && list[j].x0 > v.x0 { list[j + 1] = list[j]; j -= 1 }
