@@ -472,18 +472,8 @@ final class Rasterizer {
             }
             // One loop per rule, so the rule is not tested for every cell.
             switch rule {
-            case .winding:
-                for x in start...end {
-                    winding += line[x]
-                    line[x] = 0
-                    out[x - start] = Self.coverage(winding, .winding)
-                }
-            case .evenOdd:
-                for x in start...end {
-                    winding += line[x]
-                    line[x] = 0
-                    out[x - start] = Self.coverage(winding, .evenOdd)
-                }
+            case .winding: winding = Self.sweepCells(line, start, end, winding, out, .winding)
+            case .evenOdd: winding = Self.sweepCells(line, start, end, winding, out, .evenOdd)
             }
             let visibleEnd = min(end, width - 1)
             if visibleEnd >= start {
@@ -502,6 +492,34 @@ final class Rasterizer {
             for x in Int(rowRuns[i].x0)...Int(rowRuns[i].x1) { line[x] = 0 }
             i += 1
         }
+    }
+
+    /// Prefix-sums cells `start...end` of `line` onto `winding`, clears them, and writes their
+    /// coverages to `out`; returns the winding after them. The coverages go out eight to a
+    /// 64-bit store (the last word's spare bytes zero; `out` has room for them): sinks read
+    /// them eight at a time, and a wide load of bytes just stored one by one waits for the
+    /// stores to reach the cache (a sixth of the stroke's compositing time in the rays scene).
+    @inline(__always)
+    private static func sweepCells(_ line: UnsafeMutablePointer<Float>, _ start: Int, _ end: Int, _ winding: Float,
+                                   _ out: UnsafeMutablePointer<UInt8>, _ rule: FillRule) -> Float {
+        var winding = winding
+        var word: UInt64 = 0
+        var filled = 0
+        var o = UnsafeMutableRawPointer(out)
+        for x in start...end {
+            winding += line[x]
+            line[x] = 0
+            word = word &>> 8 | UInt64(coverage(winding, rule)) &<< 56
+            filled += 1
+            if filled == 8 {
+                o.storeBytes(of: word, as: UInt64.self)
+                o += 8
+                word = 0
+                filled = 0
+            }
+        }
+        if filled > 0 { o.storeBytes(of: word &>> UInt64(64 - 8 * filled), as: UInt64.self) }
+        return winding
     }
 
     /// Insertion sort of the band's edges by x (they come in nearly the order of the band before).
