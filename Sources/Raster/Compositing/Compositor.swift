@@ -38,7 +38,20 @@ struct Compositor: CoverageSink {
         }
     }
 
+    /// Inlined for a solid colour drawn by source-over with no mask or global alpha (a stroke's
+    /// edge cells, a few pixels a call): the rest of the compositor stays out of line.
+    @inline(__always)
     mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
+        let count = coverage.count
+        if mask == nil, alpha == 255, case let .solid(s) = shader, mode == .normal, x + (count + 7) & ~7 <= stride {
+            // The row has room for whole groups of eight, and the rasterizer pads its coverage.
+            Kernels.solidCoverageInGroups(pixels + y * stride + x, count: count, source: s, coverage: coverage.baseAddress!)
+            return
+        }
+        generalCells(y: y, x: x, coverage: coverage)
+    }
+
+    private mutating func generalCells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
         let count = coverage.count
         let cov = coverageScratch
         if let mask {
