@@ -131,6 +131,9 @@ struct BackgroundFusingSink: CoverageSink {
         PixelMath.fill(inner.pixels + y * inner.stride + x0, pixel, count: x1 - x0)
     }
 
+    // Inlined, like cells(y:x:coverage:): the fill's rows are pieces of a few pixels each, and
+    // a call per piece spilled and reloaded the sweep's registers.
+    @inline(__always)
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
         advance(y: y, x: x)
         if opaqueAtFullCoverage && coverage == 255, let s = solid {
@@ -143,6 +146,7 @@ struct BackgroundFusingSink: CoverageSink {
         cursorX = x + count
     }
 
+    @inline(__always)
     mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
         guard let s = solid else {
             advance(y: y, x: x + coverage.count)
