@@ -52,3 +52,16 @@ static inline void CLinux_fill32(uint32_t *words, uint32_t value, size_t count) 
 /// range (finite, within Int32): Swift's `Int(x)` adds a range check and a trap to every
 /// conversion, which the rasterizer paid three times per edge and row and once per cell.
 static inline int32_t CLinux_truncate(float x) { return (int32_t)x; }
+
+typedef uint32_t CLinux_UInt32x8 __attribute__((ext_vector_type(8)));
+
+/// Eight bytes at `p` (any alignment), each widened to a 32-bit lane: one vector zero-extension,
+/// which the compiler lowers to unpacks wherever it is inlined. Built lane by lane in Swift, the
+/// same widening became eight scalar shifts and masks where the bytes had also been loaded as
+/// one 64-bit word; the standard library's SIMD `truncatingIfNeeded` stayed an out-of-line call.
+static inline CLinux_UInt32x8 CLinux_widen8(const uint8_t *p) {
+    typedef uint8_t Bytes8 __attribute__((ext_vector_type(8)));
+    Bytes8 b;
+    __builtin_memcpy(&b, p, 8);
+    return __builtin_convertvector(b, CLinux_UInt32x8);
+}

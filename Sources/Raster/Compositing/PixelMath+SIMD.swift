@@ -2,6 +2,8 @@
 // Every lane computes exactly what the scalar function computes (same integer formulas), so the
 // vector kernels are bit-identical to the scalar reference; KernelDifferentialTests checks it.
 
+import CLinux
+
 typealias Pixels8 = SIMD8<UInt32>
 
 extension PixelMath {
@@ -17,16 +19,10 @@ extension PixelMath {
         UnsafeMutableRawPointer(p).storeBytes(of: v, as: Pixels8.self)
     }
 
-    /// Eight coverage bytes widened to lanes.
-    ///
-    /// Lane by lane, which the compiler turns into two unpacks: the standard library's
-    /// `init(truncatingIfNeeded:)` stayed an out-of-line call, one per group of eight coverages
-    /// (a fifth of the stroke's compositing time in the rays scene).
+    /// Eight coverage bytes widened to lanes (see CLinux_widen8).
     @inline(__always)
     static func load8(_ p: UnsafePointer<UInt8>) -> Pixels8 {
-        let b = UnsafeRawPointer(p).loadUnaligned(as: SIMD8<UInt8>.self)
-        return Pixels8(UInt32(b[0]), UInt32(b[1]), UInt32(b[2]), UInt32(b[3]),
-                       UInt32(b[4]), UInt32(b[5]), UInt32(b[6]), UInt32(b[7]))
+        CLinux_widen8(p)
     }
 
     /// ``scale(_:_:)`` lane by lane.
