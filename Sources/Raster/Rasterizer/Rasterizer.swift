@@ -314,7 +314,7 @@ final class Rasterizer {
                 if e.y1 <= top || e.y0 >= bottom { continue }
                 let column = table + Int(e.rank)
                 accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride) { row, x0, x1 in
-                    column[row * columns] = Cells(x0: x0, x1: x1)
+                    column[row &* columns] = Cells(x0: x0, x1: x1)
                 }
             }
             for row in bandStart..<bandEnd {
@@ -391,7 +391,7 @@ final class Rasterizer {
         var top = max(Float(row), e.y0)
         var xTop = min(maxX, max(0, e.x0 + (top - e.y0) * dxdy))
         while row < rowEnd {
-            let bottom = min(Float(row + 1), e.y1)
+            let bottom = min(Float(row &+ 1), e.y1)
             let xBottom = min(maxX, max(0, e.x0 + (bottom - e.y0) * dxdy))
             let dy = bottom - top
             // The next row, if the edge reaches it, starts where this one ends: its top is
@@ -400,7 +400,7 @@ final class Rasterizer {
                 top = bottom
                 xTop = xBottom
                 line += cellStride
-                row += 1
+                row &+= 1
             }
             if dy <= 0 { continue }
             let d = dy * e.direction
@@ -411,15 +411,15 @@ final class Rasterizer {
             let x0i = Int(CLinux_truncate(x0))
             let x0floor = Float(x0i)
             let x1t = Int(CLinux_truncate(x1))
-            let x1i = Float(x1t) < x1 ? x1t + 1 : x1t
+            let x1i = Float(x1t) < x1 ? x1t &+ 1 : x1t
             let x1ceil = Float(x1i)
             var last: Int
-            if x1i <= x0i + 1 {
+            if x1i <= x0i &+ 1 {
                 // Within one cell: the part right of the edge's mean x stays in this cell.
                 let xmf = 0.5 * (xTop + xBottom) - x0floor
                 line[x0i] += d - d * xmf
-                line[x0i + 1] += d * xmf
-                last = x0i + 1
+                line[x0i &+ 1] += d * xmf
+                last = x0i &+ 1
             } else {
                 // Across cells: trapezoids, with a triangle at each end.
                 let s = 1 / (x1 - x0)
@@ -428,21 +428,22 @@ final class Rasterizer {
                 let x1f = x1 - x1ceil + 1
                 let am = 0.5 * s * x1f * x1f
                 line[x0i] += d * a0
-                if x1i == x0i + 2 {
-                    line[x0i + 1] += d * (1 - a0 - am)
+                if x1i == x0i &+ 2 {
+                    line[x0i &+ 1] += d * (1 - a0 - am)
                 } else {
                     let a1 = s * (1.5 - x0f)
-                    line[x0i + 1] += d * (a1 - a0)
-                    var xi = x0i + 2
+                    line[x0i &+ 1] += d * (a1 - a0)
+                    var xi = x0i &+ 2
                     let ds = d * s
-                    while xi < x1i - 1 { line[xi] += ds; xi += 1 }
-                    let a2 = a1 + Float(x1i - x0i - 3) * s
-                    line[x1i - 1] += d * (1 - a2 - am)
+                    while xi < x1i &- 1 { line[xi] += ds; xi &+= 1 }
+                    let a2 = a1 + Float(x1i &- x0i &- 3) * s
+                    line[x1i &- 1] += d * (1 - a2 - am)
                 }
                 line[x1i] += d * am
                 last = x1i
             }
-            record(row - bandStart, Int32(x0i), Int32(last))
+            // Cells lie in 0...width + 1 and rows in the band: no range checks.
+            record(row &- bandStart, Int32(truncatingIfNeeded: x0i), Int32(truncatingIfNeeded: last))
         }
     }
 
