@@ -152,3 +152,40 @@ extension TrackedCoverageTests {
     }
 }
 
+
+extension TrackedCoverageTests {
+    /// The arrow's sweep, grown a step at a time around the whole ring and shrunk back, with and
+    /// without a second fill: where the head passes the ring's far side in the same rows, those
+    /// rows are rasterized only up to a column between the two and joined with last update's
+    /// records right of it, and the mask is still that of a fresh coverage, bit for bit, with
+    /// every changed pixel reported.
+    @Test(arguments: [false, true])
+    func rowsJoinedWithTheFarSideEqualFreshCoverage(dot: Bool) throws {
+        let clip = IntRect(x: 0, y: 0, width: 200, height: 200)
+        let coverage = try TrackedCoverage(width: 200, height: 200)
+        var previous = [UInt8](repeating: 0, count: 200 * 200)
+        let start = -Double.pi / 2, steps = 90
+        for step in 1...(2 * steps) {
+            let t = Double(step <= steps ? step : 2 * steps - step) / Double(steps)
+            let end = start + max(0.02, t * 1.9 * .pi)
+            let recording = Self.sweep(to: end, dot: dot ? Point(x: 150, y: 20) : nil, color: .white, clip: clip)
+            var changed: [IntRect] = []
+            coverage.update(recording, transform: .identity, alpha: 255, clip: clip) { changed.append($0) }
+            let fresh = try TrackedCoverage(width: 200, height: 200)
+            fresh.update(recording, transform: .identity, alpha: 255, clip: clip) { _ in }
+            var differing = 0, unreported = 0
+            for y in 0..<200 {
+                for x in 0..<200 {
+                    let value = coverage.mask[x, y]
+                    if value != fresh.mask[x, y] { differing += 1 }
+                    if value != previous[y * 200 + x], !changed.contains(where: { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY }) { unreported += 1 }
+                    previous[y * 200 + x] = value
+                }
+            }
+            #expect(differing == 0, "step \(step): \(differing) pixels differ from fresh coverage")
+            #expect(unreported == 0, "step \(step): \(unreported) changed pixels outside the damage")
+            if differing > 0 || unreported > 0 { break }
+        }
+        #expect(coverage.joinedFills > 40, "only \(coverage.joinedFills) fills joined with the far side")
+    }
+}

@@ -20,6 +20,11 @@ final class PathSegments {
     private let segments = ScratchArray<Segment>(capacity: 256)
     private let rowsLow = ScratchArray<Double>(capacity: 256)
     private let rowsHigh = ScratchArray<Double>(capacity: 256)
+    /// Each segment's device columns (its control points' hull), like its rows.
+    private let columnsLow = ScratchArray<Double>(capacity: 256)
+    private let columnsHigh = ScratchArray<Double>(capacity: 256)
+    /// The device columns of the segments the last ``changedRows(since:)`` found changed.
+    private(set) var changedColumns = (low: Double.infinity, high: -Double.infinity)
     private let matched = ScratchArray<UInt8>(capacity: 256)
     /// Whether the list describes the last recording (false before any, or after one with a
     /// point that is not finite).
@@ -34,6 +39,8 @@ final class PathSegments {
         segments.removeAll()
         rowsLow.removeAll()
         rowsHigh.removeAll()
+        columnsLow.removeAll()
+        columnsHigh.removeAll()
         self.transform = transform
         isValid = true
         for f in recording.fills.indices {
@@ -75,12 +82,16 @@ final class PathSegments {
         let ya = t.b * p0.0 + t.d * p0.1 + t.ty, yb = t.b * p1.0 + t.d * p1.1 + t.ty
         let yc = t.b * p2.0 + t.d * p2.1 + t.ty, yd = t.b * p3.0 + t.d * p3.1 + t.ty
         let low = min(min(ya, yb), min(yc, yd)), high = max(max(ya, yb), max(yc, yd))
+        let xa = t.a * p0.0 + t.c * p0.1 + t.tx, xb = t.a * p1.0 + t.c * p1.1 + t.tx
+        let xc = t.a * p2.0 + t.c * p2.1 + t.tx, xd = t.a * p3.0 + t.c * p3.1 + t.tx
         // Not finite, or too far out to name a row: every row is redrawn.
         if !(abs(low) < 1e9) || !(abs(high) < 1e9) || !(p0.0 + p1.0 + p2.0 + p3.0).isFinite { isValid = false }
         segments.append(Segment(fill: Int32(fill), degree: degree, x0: p0.0, y0: p0.1, x1: p1.0, y1: p1.1,
                                 x2: p2.0, y2: p2.1, x3: p3.0, y3: p3.1))
         rowsLow.append(low)
         rowsHigh.append(high)
+        columnsLow.append(min(min(xa, xb), min(xc, xd)))
+        columnsHigh.append(max(max(xa, xb), max(xc, xd)))
     }
 
     /// The device rows holding every edge that `self` has and `old` has not, or the reverse; an
@@ -93,6 +104,7 @@ final class PathSegments {
         let limit = max(8, count / 4)
         old.matched.reset(count: oldCount, to: 0)
         var low = Double.infinity, high = -Double.infinity
+        var left = Double.infinity, right = -Double.infinity
         var misses = 0
         var hint = 0
         for j in 0..<count {
@@ -111,6 +123,8 @@ final class PathSegments {
                 if misses > limit { return nil }
                 low = min(low, rowsLow[j])
                 high = max(high, rowsHigh[j])
+                left = min(left, columnsLow[j])
+                right = max(right, columnsHigh[j])
             }
         }
         for k in 0..<oldCount where old.matched[k] == 0 {
@@ -118,11 +132,47 @@ final class PathSegments {
             if misses > 2 * limit { return nil }
             low = min(low, old.rowsLow[k])
             high = max(high, old.rowsHigh[k])
+            left = min(left, old.columnsLow[k])
+            right = max(right, old.columnsHigh[k])
         }
+        changedColumns = (left, right)
         guard low <= high else { return 0..<0 }
         // An edge spanning y0...y1 adds area to rows floor(y0) through ceil(y1) - 1; one row of
         // margin each side.
         let first = Int(low.rounded(.down)) - 1, end = Int(high.rounded(.up)) + 1
         return first..<end
+    }
+
+    /// A column right of every changed segment such that no segment spanning any of `rows` comes
+    /// within two pixels of it: every edge in those rows lies wholly left of it (and is rasterized
+    /// as over the whole width) or wholly right of it (and is unchanged, as is the coverage it
+    /// makes, whose winding to the right does not involve the changed segments). Nil when the
+    /// changed segments reach past `limit`, no such column lies before it, or no segment of those
+    /// rows lies right of it.
+    func unchangedRight(of rows: Range<Int>, before limit: Int) -> Int? {
+        var reach = changedColumns.high
+        guard reach.isFinite else { return nil }
+        let top = Double(rows.lowerBound), bottom = Double(rows.upperBound)
+        // Segments overlapping the reach (or within two pixels of it) extend it, until none do
+        // (a few passes; more means segments chained across the rows, not worth following).
+        var grew = true, passes = 0
+        while grew {
+            grew = false
+            passes += 1
+            guard reach + 2 < Double(limit), passes <= 8 else { return nil }
+            for j in 0..<segments.count where rowsHigh[j] >= top && rowsLow[j] <= bottom {
+                if columnsLow[j] < reach + 3 && columnsHigh[j] > reach {
+                    reach = columnsHigh[j]
+                    grew = true
+                }
+            }
+        }
+        let column = Int(reach.rounded(.up)) + 2
+        guard column < limit else { return nil }
+        // Nothing right of the column in these rows: nothing to keep, the whole width is rasterized.
+        for j in 0..<segments.count where rowsHigh[j] >= top && rowsLow[j] <= bottom && columnsLow[j] >= reach + 3 {
+            return column
+        }
+        return nil
     }
 }

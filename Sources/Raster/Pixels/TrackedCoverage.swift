@@ -43,6 +43,8 @@ package final class TrackedCoverage {
     private let middles = ScratchArray<Middle>(capacity: 4)
     /// How many updates rasterized only the rows their changed segments span (for tests).
     package private(set) var partialUpdates = 0
+    /// How many fills' rows were rasterized only left of unchanged segments (for tests).
+    package private(set) var joinedFills = 0
     /// Bytes held for row records (for tests: a warm update never grows them).
     package var recordCapacity: Int { current.capacity + next.capacity }
 
@@ -52,6 +54,7 @@ package final class TrackedCoverage {
     /// Creates empty coverage for a `width`×`height` target.
     package init(width: Int, height: Int) throws(BitmapError) {
         mask = try AlphaMask(width: width, height: height)
+        rasterizer.makesWindingsWhole = true
         current = CoverageRows(rows: height)
         next = CoverageRows(rows: height)
         changedLo = ScratchArray(capacity: height)
@@ -80,6 +83,10 @@ package final class TrackedCoverage {
            let changedRows = segmentsNow.changedRows(since: segments) {
             rows = max(changedRows.lowerBound, bounds.y)..<max(min(changedRows.upperBound, bounds.maxY), bounds.y)
         }
+        // Where the changed segments lie left of unchanged ones in the same rows (the head of a
+        // growing ring, the ring's far side across the hole), only the columns left of a gap
+        // between them are rasterized.
+        let unchangedRight = rows.flatMap { segmentsNow.unchangedRight(of: $0, before: bounds.maxX) }
         swap(&segments, &nextSegments)
         lastBounds = bounds
         lastFills.removeAll(keepingCapacity: true)
@@ -105,10 +112,16 @@ package final class TrackedCoverage {
                     rowClip = IntRect(x: bounds.x, y: rows.lowerBound, width: bounds.width, height: rows.count)
                 }
                 let newStart = next.records.count
-                rasterizer.begin(clip: rowClip)
-                rasterizer.add(drawn.paths[i], transform: transform)
-                var sink = RowRecorder(rows: next, scale: fill.color >> 24)
-                rasterizer.render(rule: fill.rule, into: &sink)
+                if let rows, let right = unchangedRight,
+                   rasterize(drawn.paths[i], rule: fill.rule, scale: fill.color >> 24, transform: transform,
+                             rows: rows, from: bounds.x, to: right, joining: old) {
+                    joinedFills += 1
+                } else {
+                    rasterizer.begin(clip: rowClip)
+                    rasterizer.add(drawn.paths[i], transform: transform)
+                    var sink = RowRecorder(rows: next, scale: fill.color >> 24)
+                    rasterizer.render(rule: fill.rule, into: &sink)
+                }
                 middles.append(Middle(oldLow: old.lowerBound, oldHigh: old.upperBound, newLow: newStart, newHigh: next.records.count))
                 if rows != nil { next.copyRecords(current, old.upperBound..<current.fill(i).upperBound) }
             }
@@ -149,6 +162,31 @@ package final class TrackedCoverage {
             band = band.isEmpty ? r : band.union(r)
         }
         if !band.isEmpty { changed(band) }
+    }
+
+    /// Appends to `next` the records of `path` in `rows`, rasterized only in columns `left ..< right`
+    /// and joined with `old` (current's records of those rows) from column `right` on. False,
+    /// nothing appended, when they do not join as one rasterization of the whole width would
+    /// have made them: every row must have a whole winding at `right` (between edges, so a span
+    /// or nothing), and that span must continue a span of `old` of the same coverage.
+    ///
+    /// Exact because no edge of these rows comes near `right` (``PathSegments/unchangedRight(of:before:)``):
+    /// the edges left of it make the same cells as across the whole width, those right of it are
+    /// last update's, and the winding between them is whole (``Rasterizer/wholeIfNear(_:)``),
+    /// the same in both updates.
+    private func rasterize(_ path: Path, rule: FillRule, scale: UInt32, transform: Transform, rows: Range<Int>,
+                           from left: Int, to right: Int, joining old: Range<Int>) -> Bool {
+        let next = self.next
+        let recordStart = next.records.count, cellStart = next.cellBytes.count
+        rasterizer.begin(clip: IntRect(x: left, y: rows.lowerBound, width: right - left, height: rows.count))
+        rasterizer.add(path, transform: transform)
+        var sink = JoiningRecorder(rows: next, scale: scale, old: current, range: old, right: right, firstRow: rows.lowerBound)
+        rasterizer.render(rule: rule, into: &sink)
+        sink.finish(before: rows.upperBound)
+        if sink.joined && rasterizer.endsOnWholeWinding { return true }
+        next.records.removeLast(downTo: recordStart)
+        next.cellBytes.removeLast(downTo: cellStart)
+        return false
     }
 
     /// Clears columns `lo ..< hi` of row `y` and writes the union of the current fills there.
@@ -386,6 +424,93 @@ private struct RowRecorder: CoverageSink {
         }
         records._withUnsafeGuaranteedRef {
             $0.append(.init(y: Int32(y), x: Int32(x), count: Int32(coverage.count), cells: Int32(start), coverage: 0))
+        }
+    }
+}
+
+/// Records the rasterizer's output for one fill's rows rasterized up to column `right`, and after
+/// each row the records of the same row right of that column from last update (`old`): the
+/// records one rasterization of the whole width gives, when the two join (``joined``).
+///
+/// At `right` the row is between edges on both sides: nothing, or a span the new part ends there
+/// and the old part continues, made one span again.
+private struct JoiningRecorder: CoverageSink {
+    var recorder: RowRecorder
+    let records: Unmanaged<ScratchArray<CoverageRows.Record>>
+    let cellBytes: Unmanaged<ScratchArray<UInt8>>
+    let old: UnsafeMutablePointer<CoverageRows.Record>
+    let oldCells: UnsafeMutablePointer<UInt8>
+    let oldEnd: Int
+    var oldIndex: Int
+    let right: Int
+    /// The row whose old records are appended next, and where its new records start.
+    var row: Int
+    var rowStart: Int
+    private(set) var joined = true
+
+    init(rows: CoverageRows, scale: UInt32, old: CoverageRows, range: Range<Int>, right: Int, firstRow: Int) {
+        recorder = RowRecorder(rows: rows, scale: scale)
+        records = .passUnretained(rows.records)
+        cellBytes = .passUnretained(rows.cellBytes)
+        self.old = old.records.base
+        oldCells = old.cellBytes.base
+        oldEnd = range.upperBound
+        oldIndex = range.lowerBound
+        self.right = right
+        row = firstRow
+        rowStart = rows.records.count
+    }
+
+    mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
+        if y != row { finish(before: y) }
+        recorder.span(y: y, x: x, count: count, coverage: coverage)
+    }
+
+    mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
+        if y != row { finish(before: y) }
+        recorder.cells(y: y, x: x, coverage: coverage)
+    }
+
+    /// Appends the old records right of the column for every row before `end`.
+    mutating func finish(before end: Int) {
+        let right = right, old = old, oldEnd = oldEnd
+        records._withUnsafeGuaranteedRef { records in
+            cellBytes._withUnsafeGuaranteedRef { cellBytes in
+                while row < end {
+                    // The row's last new span reaching the column continues right of it.
+                    var open = -1
+                    if records.count > rowStart {
+                        let last = records[records.count - 1]
+                        if Int(last.x) + Int(last.count) == right { open = records.count - 1 }
+                    }
+                    while oldIndex < oldEnd && Int(old[oldIndex].y) < row { oldIndex += 1 }
+                    while oldIndex < oldEnd && Int(old[oldIndex].y) == row {
+                        var r = old[oldIndex]
+                        oldIndex += 1
+                        let x = Int(r.x), rEnd = x + Int(r.count)
+                        if rEnd <= right { continue }
+                        if x < right {
+                            if open >= 0, r.cells < 0, records[open].cells < 0, records[open].coverage == r.coverage {
+                                records[open].count = Int32(rEnd) - records[open].x
+                            } else {
+                                joined = false
+                            }
+                            open = -1
+                            continue
+                        }
+                        if open >= 0 { joined = false; open = -1 }
+                        if r.cells >= 0 {
+                            let start = cellBytes.count
+                            cellBytes.append(from: oldCells + Int(r.cells), count: Int(r.count))
+                            r.cells = Int32(start)
+                        }
+                        records.append(r)
+                    }
+                    if open >= 0 { joined = false }
+                    row += 1
+                    rowStart = records.count
+                }
+            }
         }
     }
 }

@@ -216,8 +216,19 @@ final class Rasterizer {
         maxY = max(maxY, y1)
     }
 
+    /// Whether the sweep makes the winding whole between runs (``wholeIfNear(_:)``): set by
+    /// ``TrackedCoverage``, whose rows are joined from several rasterizations. Other fills keep
+    /// the plain sum, which costs nothing per run (the rays scene's rows have fifty).
+    var makesWindingsWhole = false
+
+    /// Whether, in every row the last ``render(rule:into:)`` swept, the winding past the last
+    /// edge was a whole number (a gap of full or no coverage reaching the clip's right side), and
+    /// no edge reached that side. Only kept with ``makesWindingsWhole``.
+    private(set) var endsOnWholeWinding = true
+
     /// Converts the added edges to coverage under `rule` and hands it to `sink`, top to bottom.
     func render<Sink: CoverageSink>(rule: FillRule, into sink: inout Sink) {
+        endsOnWholeWinding = true
         guard let rows = prepare() else { return }
         var bandStart = rows.lowerBound
         while bandStart < rows.upperBound {
@@ -271,7 +282,10 @@ final class Rasterizer {
         guard endRow > firstRow else { return nil }
         // Sized by the clip, not the shape, so a growing shape does not regrow the buffer each frame.
         bandRows = max(1, min(clip.height, Self.maximumBandCells / cellStride))
-        accumulation.ensureFilled(bandRows * cellStride, with: 0)
+        // A clip taller than one band takes the most cells a band may have, whatever its width:
+        // a narrower clip later (a tracked mask's partial update) then needs no bigger buffer.
+        let bandCells = bandRows * cellStride
+        accumulation.ensureFilled(bandRows < clip.height ? max(bandCells, Self.maximumBandCells) : bandCells, with: 0)
         rowHead.reserve(bandRows)
         // Eight spare bytes: sinks may read a run's coverage in whole groups of eight.
         coverage.reserve(cellStride + 8)
@@ -480,9 +494,11 @@ final class Rasterizer {
             if visibleEnd >= start {
                 sink.cells(y: y, x: clip.x + start, coverage: UnsafeBufferPointer(start: out, count: visibleEnd - start + 1))
             }
+            if makesWindingsWhole { winding = Self.wholeIfNear(winding) }
             gapStart = end + 1
-            if gapStart >= width { break }
+            if gapStart >= width { endsOnWholeWinding = false; break }
         }
+        if makesWindingsWhole, winding != Float(CLinux_truncate(winding)) { endsOnWholeWinding = false }
         // A shape whose right side was clipped away still covers the rest of the row.
         if gapStart < width {
             let c = Self.coverage(winding, rule)
@@ -534,6 +550,21 @@ final class Rasterizer {
             list[j + 1] = v
             i += 1
         }
+    }
+
+    /// `w` rounded to the nearest whole number when within 1/8192 of it (float error), else `w`.
+    ///
+    /// Past the last cell of an edge the exact winding is a sum of whole crossings, so usually a
+    /// whole number; in float it is the sum of each edge's cell pieces, off by a few ulps that
+    /// depend on where the edges cross the row. Made whole between runs, the coverage right of
+    /// some edges does not depend on the rounding of the edges left of them: a row rasterized
+    /// only up to a column between its runs joins the coverage right of that column from an
+    /// earlier rasterization exactly (``TrackedCoverage``).
+    @inline(__always)
+    static func wholeIfNear(_ w: Float) -> Float {
+        // |w| is at most the number of edges crossing the row, inside Int32.
+        let k = Float(CLinux_truncate(w < 0 ? w - 0.5 : w + 0.5))
+        return abs(w - k) < 1.0 / 8192 ? k : w
     }
 
     /// Reverses the order of a row's runs.

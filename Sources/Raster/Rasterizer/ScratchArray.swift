@@ -41,6 +41,13 @@ final class ScratchArray<Element: BitwiseCopyable> {
     @inline(__always)
     func removeAll() { count = 0 }
 
+    /// Drops the elements from index `n` on (`n` at most `count`).
+    @inline(__always)
+    func removeLast(downTo n: Int) {
+        assert(n >= 0 && n <= count)
+        count = n
+    }
+
     /// Makes room for `n` elements; the contents are kept up to `count`.
     func reserve(_ n: Int) {
         if n > capacity { grow(to: max(n, capacity * 2), keeping: count) }
