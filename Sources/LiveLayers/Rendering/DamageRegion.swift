@@ -4,10 +4,16 @@ import Raster
 
 /// A small set of pixel rectangles covering every changed pixel.
 ///
-/// Rectangles are merged when they overlap or when merging them wastes little area, and all of
-/// them collapse into one beyond ``maximumCount``, so the presenter blits a handful of regions.
+/// Rectangles are merged when they overlap or when their union adds at most ``mergeWaste``
+/// pixels, and beyond ``maximumCount`` the two whose union adds fewest are merged, so the
+/// presenter blits a handful of regions.
 struct DamageRegion {
     static let maximumCount = 8
+    /// Each rectangle costs a walk of the layer tree to redraw it, about as long as redrawing a
+    /// few hundred pixels; merging costs every pixel the union adds. A bound relative to the
+    /// rectangles' areas (a quarter, before) chained the 16-row bands of a moving shape's damage
+    /// into one box: the arrow's head, a triangle, damaged twice the pixels that changed.
+    static let mergeWaste = 512
     private(set) var rects: [IntRect] = []
     /// How many non-empty rectangles were added so far (never reset): a subtree whose
     /// preparation left it unchanged changed nothing (cached offscreen pictures).
@@ -24,6 +30,10 @@ struct DamageRegion {
     mutating func add(_ rect: IntRect) {
         guard !rect.isEmpty else { return }
         additions &+= 1
+        insert(rect)
+    }
+
+    private mutating func insert(_ rect: IntRect) {
         // Already covered (the common case once a busy frame's damage has grown): nothing to do.
         for other in rects where other.x <= rect.x && other.y <= rect.y && other.maxX >= rect.maxX && other.maxY >= rect.maxY {
             return
@@ -36,8 +46,7 @@ struct DamageRegion {
             while i < rects.count {
                 let other = rects[i]
                 let union = r.union(other)
-                // Merge when the union costs at most a quarter more than the two apart.
-                if !r.intersection(other).isEmpty || union.area * 4 <= (r.area + other.area) * 5 {
+                if !r.intersection(other).isEmpty || union.area - r.area - other.area <= Self.mergeWaste {
                     r = union
                     rects.swapAt(i, rects.count - 1)
                     rects.removeLast()
@@ -48,12 +57,25 @@ struct DamageRegion {
             }
         }
         rects.append(r)
-        if rects.count > Self.maximumCount {
-            var all = rects[0]
-            for other in rects.dropFirst() { all = all.union(other) }
-            rects.removeAll(keepingCapacity: true)
-            rects.append(all)
+        while rects.count > Self.maximumCount { mergeCheapestPair() }
+    }
+
+    /// Replaces the two rectangles whose union adds the fewest pixels by that union (and any
+    /// rectangle it then overlaps).
+    private mutating func mergeCheapestPair() {
+        var best = (i: 0, j: 1, waste: Int.max)
+        for i in 0..<rects.count {
+            for j in (i + 1)..<rects.count {
+                let waste = rects[i].union(rects[j]).area - rects[i].area - rects[j].area
+                if waste < best.waste { best = (i, j, waste) }
+            }
         }
+        let union = rects[best.i].union(rects[best.j])
+        rects.swapAt(best.j, rects.count - 1)
+        rects.removeLast()
+        rects.swapAt(best.i, rects.count - 1)
+        rects.removeLast()
+        insert(union)
     }
 
     mutating func clip(to bounds: IntRect) {
