@@ -21,6 +21,23 @@ extension Path {
     /// so it adapts to the transform's scale; it is capped at 4096 per curve. Nothing is allocated.
     /// Elements with a non-finite point are passed through as they are: the rasterizer drops them.
     public func forEachFlattened(transform: Transform = .identity, tolerance: Double = 0.1, _ body: (FlatElement) -> Void) {
+        forEachFlattened(transform: transform, tolerance: tolerance, droppingAbove: -.infinity, below: .infinity, rightOf: .infinity, body)
+    }
+
+    /// ``forEachFlattened(transform:tolerance:_:)`` for a consumer that drops every segment lying
+    /// wholly above row `top`, below row `bottom` or right of column `right` (the rasterizer's
+    /// clip): a curve whose transformed control points all lie there (its flattened segments
+    /// do too) comes as one line to its end, which is dropped the same way, without computing
+    /// the points between.
+    func forEachFlattened(transform: Transform, tolerance: Double, droppingAbove top: Double, below bottom: Double,
+                          rightOf right: Double, _ body: (FlatElement) -> Void) {
+        // Flattened points are blends of the control points, exact to a few ulps: a curve this
+        // close to the clip is flattened as usual.
+        let top = top - 1e-3, bottom = bottom + 1e-3, right = right + 1e-3
+        @inline(__always) func dropped(_ a: Point, _ b: Point, _ c: Point, _ d: Point) -> Bool {
+            max(max(a.y, b.y), max(c.y, d.y)) < top || min(min(a.y, b.y), min(c.y, d.y)) > bottom
+                || min(min(a.x, b.x), min(c.x, d.x)) > right
+        }
         let tol = tolerance > 0 && tolerance.isFinite ? tolerance : 0.1
         var current = Point.zero
         for element in elements {
@@ -33,6 +50,11 @@ extension Path {
                 body(.line(current))
             case let .quadCurve(p, c):
                 let p0 = current, p1 = c.applying(transform), p2 = p.applying(transform)
+                if dropped(p0, p1, p2, p2) {
+                    body(.line(p2))
+                    current = p2
+                    continue
+                }
                 // Wang: n = ceil(sqrt(|p0 - 2p1 + p2| / (4·tol))) for degree 2.
                 let dd = (p0 - 2 * p1 + p2)
                 let n = Path.segmentCount((dd.x * dd.x + dd.y * dd.y).squareRoot() / (4 * tol))
@@ -45,6 +67,11 @@ extension Path {
                 current = p2
             case let .curve(p, c1, c2):
                 let p0 = current, p1 = c1.applying(transform), p2 = c2.applying(transform), p3 = p.applying(transform)
+                if dropped(p0, p1, p2, p3) {
+                    body(.line(p3))
+                    current = p3
+                    continue
+                }
                 // Wang: n = ceil(sqrt(3/4 · max|second differences| / tol)) for degree 3.
                 let d1 = p0 - 2 * p1 + p2, d2 = p1 - 2 * p2 + p3
                 let m = max((d1.x * d1.x + d1.y * d1.y).squareRoot(), (d2.x * d2.x + d2.y * d2.y).squareRoot())

@@ -130,7 +130,8 @@ final class Rasterizer {
 
     /// Adds `path` mapped by `transform` and flattened within `tolerance` device pixels.
     func add(_ path: Path, transform: Transform, tolerance: Double = Rasterizer.flatteningTolerance) {
-        path.forEachFlattened(transform: transform, tolerance: tolerance) { element in
+        path.forEachFlattened(transform: transform, tolerance: tolerance, droppingAbove: Double(clip.y),
+                              below: Double(clip.maxY), rightOf: Double(clip.maxX)) { element in
             switch element {
             case let .move(p): move(to: p)
             case let .line(p): line(to: p)
