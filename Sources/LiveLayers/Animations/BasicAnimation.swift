@@ -109,7 +109,13 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
     /// The last value written, kept so that values with storage (gradient `locations` and
     /// `colors`) are interpolated into the same storage each frame. The presentation copy's own
     /// reference is replaced from the model before each evaluation, so this one is then unique.
-    private var kept: Value?
+    // Unchecked: only `evaluate` touches it, in accesses that cannot overlap; in generic code
+    // its assignment calls a value witness, which made every specialized access checked at run
+    // time (about 80 instructions per animation per frame).
+    @exclusivity(unchecked) private var kept: Value?
+
+    /// The value type, found once: `apply` dispatches on it to code compiled for that type.
+    private let kind: ValueKind
 
     init(accessor: PropertyAccessor<Value>, timing: TimingModel, progress: ProgressCurve, endpoints: Endpoints<Value>,
          isAdditive: Bool, isCumulative: Bool) {
@@ -119,22 +125,31 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
         self.endpoints = endpoints
         self.isAdditive = isAdditive
         self.isCumulative = isCumulative
+        self.kind = ValueKind(Value.self)
     }
 
     var keyPath: String { accessor.key }
     var timingModel: TimingModel { timing }
 
-    // Effects are created from type-erased accessors, so without these the evaluation would
-    // run as unspecialized generic code, looking up generic metadata for every value it
-    // touches (most of the cost of a frame of 10,000 animated layers).
-    @_specialize(where Value == Double)
-    @_specialize(where Value == Point)
-    @_specialize(where Value == Size)
-    @_specialize(where Value == Rect)
-    @_specialize(where Value == Transform)
-    @_specialize(where Value == Color)
-    @_specialize(where Value == Color?)
+    // Effects are created from type-erased accessors, so a generic evaluation would look up
+    // generic metadata for every value it touches (most of the cost of a frame of 10,000
+    // animated layers). `@_specialize` on `apply` itself did not avoid it: its type test ran
+    // first and looked up `Optional<Color>`'s metadata on every call. The kind, found once,
+    // picks the code compiled for the type without a lookup.
     func apply(to layer: Layer, parentTime t: Double) {
+        switch kind {
+        case .double: unsafeDowncast(self, to: BasicEffect<Double>.self).evaluate(layer, t)
+        case .point: unsafeDowncast(self, to: BasicEffect<Point>.self).evaluate(layer, t)
+        case .size: unsafeDowncast(self, to: BasicEffect<Size>.self).evaluate(layer, t)
+        case .rect: unsafeDowncast(self, to: BasicEffect<Rect>.self).evaluate(layer, t)
+        case .transform: unsafeDowncast(self, to: BasicEffect<Transform>.self).evaluate(layer, t)
+        case .color: unsafeDowncast(self, to: BasicEffect<Color>.self).evaluate(layer, t)
+        case .optionalColor: unsafeDowncast(self, to: BasicEffect<Color?>.self).evaluate(layer, t)
+        case .other: evaluate(layer, t)
+        }
+    }
+
+    private func evaluate(_ layer: Layer, _ t: Double) {
         guard let sample = timing.sample(parentTime: t) else { return }
         let underlying = accessor.get(layer)
         let (a, b) = endpoints.resolve(underlying: underlying)
@@ -152,5 +167,21 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
         }
         if isAdditive { value = underlying.adding(value) }
         accessor.set(layer, value)
+    }
+}
+
+/// The value types that effects evaluate with code compiled for them (BasicEffect.apply).
+enum ValueKind {
+    case double, point, size, rect, transform, color, optionalColor, other
+
+    init<Value>(_ type: Value.Type) {
+        if type == Double.self { self = .double }
+        else if type == Point.self { self = .point }
+        else if type == Size.self { self = .size }
+        else if type == Rect.self { self = .rect }
+        else if type == Transform.self { self = .transform }
+        else if type == Color.self { self = .color }
+        else if type == Optional<Color>.self { self = .optionalColor }
+        else { self = .other }
     }
 }

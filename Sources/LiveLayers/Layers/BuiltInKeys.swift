@@ -12,47 +12,46 @@ import Raster
 enum BuiltInKeys {
     static let accessors: [String: AnyPropertyAccessor] = {
         var table: [String: AnyPropertyAccessor] = [:]
-        @MainActor func add<V: Interpolatable>(_ key: String, get: @escaping @MainActor @Sendable (LayerState) -> V,
-                                    set: @escaping @MainActor @Sendable (inout LayerState, V) -> Void) {
-            table[key] = PropertyAccessor<V>(key: key, get: { get($0.state) }, set: { layer, value in
-                var state = layer.state
-                set(&state, value)
-                layer.state = state
-            })
+        // The closures read and write the one field in place: going through a copy of the
+        // whole LayerState (about 500 bytes, with its references retained) cost three copies
+        // per animation per layer per frame.
+        @MainActor func add<V: Interpolatable>(_ key: String, get: @escaping @MainActor @Sendable (Layer) -> V,
+                                    set: @escaping @MainActor @Sendable (Layer, V) -> Void) {
+            table[key] = PropertyAccessor<V>(key: key, get: get, set: set)
         }
         @MainActor func component(_ key: String, get: @escaping @Sendable (TransformComponents) -> Double,
                        set: @escaping @Sendable (inout TransformComponents, Double) -> Void) {
-            add(key, get: { get(TransformComponents($0.transform)) },
-                set: { state, value in
-                    var c = TransformComponents(state.transform)
+            add(key, get: { get(TransformComponents($0.state.transform)) },
+                set: { layer, value in
+                    var c = TransformComponents(layer.state.transform)
                     set(&c, value)
-                    state.transform = c.transform
+                    layer.state.transform = c.transform
                 })
         }
-        add("bounds", get: { $0.bounds }, set: { $0.bounds = $1 })
-        add("bounds.origin", get: { $0.bounds.origin }, set: { $0.bounds.origin = $1 })
-        add("bounds.size", get: { $0.bounds.size }, set: { $0.bounds.size = $1 })
-        add("bounds.size.width", get: { $0.bounds.size.width }, set: { $0.bounds.size.width = $1 })
-        add("bounds.size.height", get: { $0.bounds.size.height }, set: { $0.bounds.size.height = $1 })
-        add("position", get: { $0.position }, set: { $0.position = $1 })
-        add("position.x", get: { $0.position.x }, set: { $0.position.x = $1 })
-        add("position.y", get: { $0.position.y }, set: { $0.position.y = $1 })
-        add("anchorPoint", get: { $0.anchorPoint }, set: { $0.anchorPoint = $1 })
-        add("transform", get: { $0.transform }, set: { $0.transform = $1 })
-        add("opacity", get: { $0.opacity }, set: { $0.opacity = $1 })
-        add("backgroundColor", get: { $0.backgroundColor }, set: { $0.backgroundColor = $1 })
-        add("cornerRadius", get: { $0.cornerRadius }, set: { $0.cornerRadius = $1 })
-        add("borderWidth", get: { $0.borderWidth }, set: { $0.borderWidth = $1 })
-        add("borderColor", get: { $0.borderColor }, set: { $0.borderColor = $1 })
-        add("shadowColor", get: { $0.effects.shadowColor }, set: { $0.effects.shadowColor = $1 })
-        add("shadowOpacity", get: { $0.effects.shadowOpacity }, set: { $0.effects.shadowOpacity = $1 })
-        add("shadowOffset", get: { $0.effects.shadowOffset }, set: { $0.effects.shadowOffset = $1 })
-        add("shadowRadius", get: { $0.effects.shadowRadius }, set: { $0.effects.shadowRadius = $1 })
-        add("shadowPath", get: { $0.effects.shadowPath }, set: { $0.effects.shadowPath = $1 })
-        add("zPosition", get: { $0.effects.zPosition }, set: { $0.effects.zPosition = $1 })
-        add("sublayerTransform", get: { $0.effects.sublayerTransform }, set: { $0.effects.sublayerTransform = $1 })
-        add("contentsRect", get: { $0.effects.contentsRect }, set: { $0.effects.contentsRect = $1 })
-        add("contentsCenter", get: { $0.effects.contentsCenter }, set: { $0.effects.contentsCenter = $1 })
+        add("bounds", get: { $0.state.bounds }, set: { $0.state.bounds = $1 })
+        add("bounds.origin", get: { $0.state.bounds.origin }, set: { $0.state.bounds.origin = $1 })
+        add("bounds.size", get: { $0.state.bounds.size }, set: { $0.state.bounds.size = $1 })
+        add("bounds.size.width", get: { $0.state.bounds.size.width }, set: { $0.state.bounds.size.width = $1 })
+        add("bounds.size.height", get: { $0.state.bounds.size.height }, set: { $0.state.bounds.size.height = $1 })
+        add("position", get: { $0.state.position }, set: { $0.state.position = $1 })
+        add("position.x", get: { $0.state.position.x }, set: { $0.state.position.x = $1 })
+        add("position.y", get: { $0.state.position.y }, set: { $0.state.position.y = $1 })
+        add("anchorPoint", get: { $0.state.anchorPoint }, set: { $0.state.anchorPoint = $1 })
+        add("transform", get: { $0.state.transform }, set: { $0.state.transform = $1 })
+        add("opacity", get: { $0.state.opacity }, set: { $0.state.opacity = $1 })
+        add("backgroundColor", get: { $0.state.backgroundColor }, set: { $0.state.backgroundColor = $1 })
+        add("cornerRadius", get: { $0.state.cornerRadius }, set: { $0.state.cornerRadius = $1 })
+        add("borderWidth", get: { $0.state.borderWidth }, set: { $0.state.borderWidth = $1 })
+        add("borderColor", get: { $0.state.borderColor }, set: { $0.state.borderColor = $1 })
+        add("shadowColor", get: { $0.state.effects.shadowColor }, set: { $0.state.effects.shadowColor = $1 })
+        add("shadowOpacity", get: { $0.state.effects.shadowOpacity }, set: { $0.state.effects.shadowOpacity = $1 })
+        add("shadowOffset", get: { $0.state.effects.shadowOffset }, set: { $0.state.effects.shadowOffset = $1 })
+        add("shadowRadius", get: { $0.state.effects.shadowRadius }, set: { $0.state.effects.shadowRadius = $1 })
+        add("shadowPath", get: { $0.state.effects.shadowPath }, set: { $0.state.effects.shadowPath = $1 })
+        add("zPosition", get: { $0.state.effects.zPosition }, set: { $0.state.effects.zPosition = $1 })
+        add("sublayerTransform", get: { $0.state.effects.sublayerTransform }, set: { $0.state.effects.sublayerTransform = $1 })
+        add("contentsRect", get: { $0.state.effects.contentsRect }, set: { $0.state.effects.contentsRect = $1 })
+        add("contentsCenter", get: { $0.state.effects.contentsCenter }, set: { $0.state.effects.contentsCenter = $1 })
         component("transform.rotation.z", get: { $0.rotation }, set: { $0.rotation = $1 })
         component("transform.rotation", get: { $0.rotation }, set: { $0.rotation = $1 })
         component("transform.scale.x", get: { $0.scaleX }, set: { $0.scaleX = $1 })
@@ -60,8 +59,8 @@ enum BuiltInKeys {
         component("transform.scale", get: { ($0.scaleX + $0.scaleY) / 2 }, set: { $0.scaleX = $1; $0.scaleY = $1 })
         component("transform.translation.x", get: { $0.translation.x }, set: { $0.translation.x = $1 })
         component("transform.translation.y", get: { $0.translation.y }, set: { $0.translation.y = $1 })
-        add("transform.translation", get: { Point(x: $0.transform.tx, y: $0.transform.ty) },
-            set: { state, p in state.transform.tx = p.x; state.transform.ty = p.y })
+        add("transform.translation", get: { Point(x: $0.state.transform.tx, y: $0.state.transform.ty) },
+            set: { layer, p in layer.state.transform.tx = p.x; layer.state.transform.ty = p.y })
         return table
     }()
 }

@@ -45,7 +45,13 @@ extension Layer {
         if let key { removeAnimation(forKey: key) }
         let record = AttachedAnimation(key: key, animation: copy,
                                        completionGroups: LayerRuntime.shared.groupsForNewAnimation())
-        attachedAnimations.append(record)
+        // Changed through a local copy (here and below): a change made in place calls into
+        // the standard library during the access, which would cost every read of the list,
+        // each frame for each layer, a dynamic exclusivity check (see LayerTiming).
+        var list = attachedAnimations
+        attachedAnimations = []
+        list.append(record)
+        attachedAnimations = list
         lifecycleCheckTime = -.infinity
         modelVersion &+= 1
         renderVersion &+= 1
@@ -78,7 +84,10 @@ extension Layer {
     }
 
     private func detach(at index: Int) {
-        let record = attachedAnimations.remove(at: index)
+        var list = attachedAnimations
+        attachedAnimations = []
+        let record = list.remove(at: index)
+        attachedAnimations = list
         lifecycleCheckTime = -.infinity
         if !record.hasStopped {
             record.hasStopped = true
@@ -150,7 +159,10 @@ extension Layer {
         lifecycleCheckTime = next
         lifecycleEpoch = epoch
         if removed {
-            attachedAnimations.removeAll { $0.hasStopped && $0.animation.isRemovedOnCompletion }
+            var list = attachedAnimations
+            attachedAnimations = []
+            list.removeAll { $0.hasStopped && $0.animation.isRemovedOnCompletion }
+            attachedAnimations = list
             modelVersion &+= 1
             renderVersion &+= 1
         }

@@ -29,11 +29,25 @@ extension Layer {
     private func linkedPresentation() -> Layer {
         let now = LayerRuntime.shared.currentTime
         let copy = updatedPresentation(atMediaTime: now)
-        copy.superlayerStorage = superlayerStorage.flatMap { $0.hasBeenCommitted ? $0.updatedPresentation(atMediaTime: now) : nil }
-        if !sublayerStorage.isEmpty || !copy.sublayerStorage.isEmpty {
-            copy.sublayerStorage = sublayerStorage.compactMap { $0.hasBeenCommitted ? $0.linkedPresentation() : nil }
+        // Written without closures: a main-actor closure handed to the standard library checks
+        // its isolation on every call, once per layer per frame.
+        if let superlayer = superlayerStorage, superlayer.hasBeenCommitted {
+            copy.superlayerStorage = superlayer.updatedPresentation(atMediaTime: now)
+        } else {
+            copy.superlayerStorage = nil
         }
-        copy.maskStorage = maskStorage.flatMap { $0.hasBeenCommitted ? $0.linkedPresentation() : nil }
+        if !sublayerStorage.isEmpty || !copy.sublayerStorage.isEmpty {
+            var copies: [Layer] = []
+            copies.reserveCapacity(sublayerStorage.count)
+            for sublayer in sublayerStorage where sublayer.hasBeenCommitted { copies.append(sublayer.linkedPresentation()) }
+            copy.sublayerStorage = copies
+        }
+        if let mask = maskStorage, mask.hasBeenCommitted {
+            let maskCopy = mask.linkedPresentation()
+            if copy.maskStorage !== maskCopy { copy.maskStorage = maskCopy }
+        } else if copy.maskStorage != nil {
+            copy.maskStorage = nil
+        }
         return copy
     }
 

@@ -38,7 +38,10 @@ extension Layer {
         if layer.maskOwner != nil { layer.maskOwner?.mask = nil }
         layer.removeFromSuperlayer()
         let i = min(max(0, index), sublayerStorage.count)
-        sublayerStorage.insert(layer, at: i)
+        var list = sublayerStorage
+        sublayerStorage = []
+        list.insert(layer, at: i)
+        sublayerStorage = list
         layer.superlayerStorage = self
         layer.renderVersion &+= 1
         LayerRuntime.shared.timingEpoch &+= 1
@@ -72,7 +75,12 @@ extension Layer {
             return
         }
         guard let parent = superlayerStorage, !isPresentationCopy else { return }
-        parent.sublayerStorage.removeAll { $0 === self }
+        // Through a local copy, as attachedAnimations (Layer+Animations): no dynamic
+        // exclusivity check on the renderer's reads of every layer's sublayers.
+        var siblings = parent.sublayerStorage
+        parent.sublayerStorage = []
+        siblings.removeAll { $0 === self }
+        parent.sublayerStorage = siblings
         superlayerStorage = nil
         LayerRuntime.shared.timingEpoch &+= 1
         parent.didChange(key: "sublayers", previous: nil)

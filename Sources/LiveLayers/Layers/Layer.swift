@@ -25,29 +25,38 @@ import Raster
 open class Layer {
     // MARK: Storage
 
-    var state = LayerState()
+    // The fields every frame reads for every layer (tree walks, the presentation stamp, the
+    // renderer's record) come first, on the cache lines of the object's header, which
+    // retaining it touches anyway; `state` (about 500 bytes) follows. With 10,000 layers the
+    // tree no longer fits in the cache, and each line a walk touches is a miss.
+    /// The renderer's per-layer record (backing store, last device bounds).
+    var renderRecord: AnyObject?
     var sublayerStorage: [Layer] = []
+    var maskStorage: Layer?
+    var attachedAnimations: [AttachedAnimation] = []
+    var presentationCopy: Layer?
+    var presentationStamp = (time: Double.nan, version: -1, epoch: -1)
+    var modelVersion = 0
+    var hasBeenCommitted = false
+    var state = LayerState()
     // Back-pointers are unowned(unsafe), not weak: a weak reference gives its target a side
     // table, which makes every retain of a layer slow. They are kept valid by hand instead:
     // a layer's deinit clears the pointers of the layers that point at it (see `deinit`).
     unowned(unsafe) var superlayerStorage: Layer?
-    var maskStorage: Layer?
     /// The layer this one masks.
     unowned(unsafe) var maskOwner: Layer?
     private(set) var propertyBoxes: [AnyPropertyBox] = []
     private(set) var schema: LayerSchema
-    var attachedAnimations: [AttachedAnimation] = []
 
     let isPresentationCopy: Bool
     unowned(unsafe) var modelLayer: Layer?
-    var presentationCopy: Layer?
-    var presentationStamp = (time: Double.nan, version: -1, epoch: -1)
-    var modelVersion = 0
     /// Bumped on every change that can alter what the layer or its subtree draws.
     var renderVersion = 0
-    var hasBeenCommitted = false
     var isQueuedForCommit = false
-    var isWatched = false
+    /// Where the layer is in the runtime's watch list, or -1: taking a freed layer off the list
+    /// is then a swap, not a search (freeing a tree of n animated layers searched n times).
+    var watchIndex = -1
+    var isWatched: Bool { watchIndex >= 0 }
     /// The earliest media time an attached animation can start or end, and the timing epoch
     /// it was computed in (see `collectLifecycleEvents`).
     var lifecycleCheckTime = -Double.infinity
@@ -56,9 +65,6 @@ open class Layer {
     /// Set by the default `draw(in:)` when there is no delegate: nothing to keep a backing store for.
     var drawsNothing = false
     private var pendingChange: (key: String, previous: any Interpolatable)?
-
-    /// The renderer's per-layer record (backing store, last device bounds).
-    var renderRecord: AnyObject?
 
     static var creatingPresentationCopy = false
 

@@ -27,7 +27,10 @@ final class BandWorker: @unchecked Sendable {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
         pthread_mutex_init(exclusion, nil)
-        let started = pthread_create(&thread, nil, { argument in
+        // Created into a local: passing the stored property inout would make every read of it
+        // (`isCurrent`, asked for each layer drawn) a dynamic exclusivity check.
+        var created = pthread_t()
+        let started = pthread_create(&created, nil, { argument in
             guard let argument else { return nil }
             Unmanaged<BandWorker>.fromOpaque(argument).takeRetainedValue().serve()
             return nil
@@ -37,6 +40,7 @@ final class BandWorker: @unchecked Sendable {
             Unmanaged.passUnretained(self).release()
             return nil
         }
+        thread = created
         pthread_detach(thread)
     }
 

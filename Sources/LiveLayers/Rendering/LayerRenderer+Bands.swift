@@ -33,7 +33,8 @@ final class BandState {
     /// thread outside the worker's run, so both threads read it without a race).
     var isSplit = false
     /// The lower band's occlusion culling (LayerRenderer+Occlusion).
-    var occlusion = OcclusionState()
+    /// Unchecked, as the renderer's own `occlusion`.
+    @exclusivity(unchecked) var occlusion = OcclusionState()
     /// What the lower band draws this frame: set before the worker runs, cleared after.
     var lower: (root: Layer, rows: Range<Int>, context: GraphicsContext, target: Bitmap)?
     /// The worker's job, made once: a closure made per frame, capturing the frame's values,
@@ -118,9 +119,9 @@ extension LayerRenderer {
 
     /// Whether drawing `layer` writes only its band's pixels and its context's state; false
     /// marks the frame as drawn on one thread.
-    func noteBandSafety(of layer: Layer, record: RenderRecord) {
+    /// `state` is the shown layer's.
+    func noteBandSafety(of layer: Layer, record: RenderRecord, state: LayerState) {
         guard bands.isFrameSafe, record.isVisible else { return }
-        let state = record.shown.state
         let unit = Rect(x: 0, y: 0, width: 1, height: 1)
         var safe = !record.isGroup && record.shadowRect.isEmpty && !(layer is ReplicatorLayer)
         if record.shown.contents != nil, state.effects.contentsRect != unit || state.effects.contentsCenter != unit {

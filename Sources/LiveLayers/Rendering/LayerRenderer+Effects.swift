@@ -48,8 +48,8 @@ extension LayerRenderer {
     /// After the subtree is prepared: damage for group and shadow changes, and whether a group's
     /// picture still holds (`changesPicture`: something in the subtree, or the layer's own
     /// drawing, changed this frame). Returns the subtree's extent grown by the shadow.
-    func prepareEffects(of layer: Layer, record: RenderRecord, subtree: IntRect, changesPicture: Bool) -> IntRect {
-        let state = record.shown.state
+    /// `state` is the shown layer's.
+    func prepareEffects(of layer: Layer, record: RenderRecord, state: LayerState, subtree: IntRect, changesPicture: Bool) -> IntRect {
         record.contentRect = subtree
         let extent = subtree
         if record.isGroup, !changesPicture, record.pictureFrame == frameNumber - 1, pictureRect(of: record) == record.pictureRect {

@@ -17,22 +17,27 @@ extension LayerRenderer {
     /// Sorts the sublayers into `record.drawOrder` by `zPosition` (stable: equal values keep
     /// their order) when any is non-zero; empties it otherwise. Insertion sort into the kept
     /// array: no allocation once warm.
-    func orderByZ(_ layer: Layer, record: RenderRecord) {
-        let sublayers = layer.sublayerStorage
-        var anyZ = false
-        for s in sublayers where s.record(in: self).shown.state.effects.zPosition != 0 { anyZ = true; break }
-        record.drawOrder.removeAll(keepingCapacity: true)
-        guard anyZ else { return }
-        for s in sublayers {
-            let z = s.record(in: self).shown.state.effects.zPosition
-            var i = record.drawOrder.count
-            record.drawOrder.append(s)
-            while i > 0 && record.drawOrder[i - 1].record(in: self).shown.state.effects.zPosition > z {
-                record.drawOrder[i] = record.drawOrder[i - 1]
-                i -= 1
+    /// `anyZ` tells whether some sublayer's zPosition is non-zero.
+    func orderByZ(_ layer: Layer, record: RenderRecord, anyZ: Bool) {
+        guard anyZ || !record.drawOrder.isEmpty else { return }
+        // Sorted in a local copy, moved out and back: changing the stored array in place
+        // would cost every layer's read of it (drawing, occlusion) a dynamic exclusivity check.
+        var order = record.drawOrder
+        record.drawOrder = []
+        order.removeAll(keepingCapacity: true)
+        if anyZ {
+            for s in layer.sublayerStorage {
+                let z = s.record(in: self).shown.state.effects.zPosition
+                var i = order.count
+                order.append(s)
+                while i > 0 && order[i - 1].record(in: self).shown.state.effects.zPosition > z {
+                    order[i] = order[i - 1]
+                    i -= 1
+                }
+                order[i] = s
             }
-            record.drawOrder[i] = s
         }
+        record.drawOrder = order
     }
 
     /// `rect` with `radius` on the corners in `corners`, into `path` (cleared first).

@@ -22,6 +22,7 @@ struct OcclusionState {
     /// Whether `record` is drawn whole, drawn only for its sublayers (it is an ancestor of the
     /// occluder: its own paint lies under it), or skipped; `stamp` is the record's pass stamp
     /// for this state's thread.
+    @inline(__always)   // inlined, the caller's access to the state makes no call: no dynamic exclusivity check per layer
     mutating func visit(_ record: RenderRecord, stamp: Int) -> Visit {
         guard let occluder = pending else { return .whole }
         if record === occluder {

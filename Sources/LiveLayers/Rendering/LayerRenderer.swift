@@ -40,7 +40,10 @@ public final class LayerRenderer {
     /// Whether layers hidden under an opaque layer above them are skipped (LayerRenderer+Occlusion).
     /// The pixels are the same either way; off only to compare.
     var isOcclusionCullingEnabled = true
-    var occlusion = OcclusionState()
+    /// Exclusivity unchecked: asked for each layer drawn, and each access would be checked at
+    /// run time (releasing the pending record inside an access could run a deinit). Only
+    /// the main thread touches it; the lower band has its own (`bands.occlusion`).
+    @exclusivity(unchecked) var occlusion = OcclusionState()
 
     private var context: GraphicsContext?
     /// One picture per depth of masks inside masks, holding the damaged rectangle being drawn.
@@ -53,13 +56,19 @@ public final class LayerRenderer {
     static let maskNestingLimit = 4
     /// Where this frame's records start in `visited`.
     private var visitBase = 0
-    private var damage = DamageRegion()
+    // Unchecked, as `visited`: only this renderer's frame methods touch it, on the main thread.
+    @exclusivity(unchecked) private var damage = DamageRegion()
     private(set) var output: [IntRect] = []
     private weak var lastRoot: Layer?
     private(set) var frameNumber = 0
     /// The records visited last frame followed by this frame's, to damage layers that dropped
     /// out of the tree; one array, so that it keeps its capacity from frame to frame.
-    private var visited: [RenderRecord] = []
+    ///
+    /// Exclusivity is unchecked (and for `damage`): only this renderer's frame methods touch
+    /// them, never across a call that could reach them again; as their changes call into the
+    /// standard library (`append`, `DamageRegion.add`), the compiler would check each access at
+    /// run time, several times per layer per frame.
+    @exclusivity(unchecked) private var visited: [RenderRecord] = []
     private var pathScratch = Path()
     /// The second thread's share of a frame (LayerRenderer+Bands).
     let bands = BandState()
@@ -210,7 +219,7 @@ public final class LayerRenderer {
                                         clipKey: clipKey, hasMask: layer.maskStorage != nil,
                                         paintOrder: visited.count - visitBase)
         if !isVisible { signature = RenderSignature() }
-        record.deviceRect = isVisible ? deviceRect(of: shown, transform: record.deviceTransform) : .zero
+        record.deviceRect = isVisible ? deviceRect(of: shown, state: state, transform: record.deviceTransform) : .zero
 
         var childClipKey = clipKey
         if state.masksToBounds || layer.maskStorage != nil {
@@ -254,7 +263,11 @@ public final class LayerRenderer {
         var changesPicture = !record.hasSignature
         let ownChanged = !record.hasSignature || record.signature != signature
         if ownChanged {
-            changesPicture = changesPicture || !signature.drawsSamePicture(as: record.signature)
+            // Only a group keeps a picture to change (prepareEffects): comparing without the
+            // compositing fields copies both signatures, which most layers need not pay.
+            if record.isGroup && !changesPicture {
+                changesPicture = !signature.drawsSamePicture(as: record.signature)
+            }
             if isMaskRoot {
                 // A mask is never drawn itself: its owner decides what its change damages.
                 record.maskSelfDamage = (record.previousRect, record.deviceRect)
@@ -270,25 +283,30 @@ public final class LayerRenderer {
 
         var subtree = record.deviceRect
         let sublayerTransform = Self.sublayerDeviceTransform(of: state, deviceTransform: record.deviceTransform)
+        // Whether a sublayer has a zPosition is noted while its record is at hand: a second
+        // walk over the sublayers for it alone missed the cache for each of 10,000 leaves.
+        var anyZ = false
         for sublayer in layer.sublayerStorage {
             prepare(sublayer, parentTransform: sublayerTransform, parentOpacity: record.isGroup ? 1 : record.opacity,
                     clipKey: childClipKey, visible: isVisible, time: time)
-            subtree = subtree.union(sublayer.record(in: self).subtreeRect)
+            let sublayerRecord = sublayer.record(in: self)
+            subtree = subtree.union(sublayerRecord.subtreeRect)
+            if sublayerRecord.shown.state.effects.zPosition != 0 { anyZ = true }
         }
         if state.masksToBounds { subtree = subtree.intersection(record.deviceRect) }
         if let replicator = layer as? ReplicatorLayer {
             subtree = subtree.union(prepareReplicas(of: replicator, record: record, time: time, frame: frameNumber))
         }
-        orderByZ(layer, record: record)
+        orderByZ(layer, record: record, anyZ: anyZ)
         let count = visited.count - visitMark
         let changedBelow = ownMark != damageMark || damage.additions != afterOwnMark || count != record.subtreeCount
         changesPicture = changesPicture || changedBelow
         record.subtreeCount = count
         record.hasChanged = ownChanged || changedBelow
-        subtree = prepareEffects(of: layer, record: record, subtree: subtree, changesPicture: changesPicture)
+        subtree = prepareEffects(of: layer, record: record, state: state, subtree: subtree, changesPicture: changesPicture)
         record.subtreeRect = subtree
         if let mask = layer.maskStorage { keepMaskPicture(of: mask.record(in: self), owner: record) }
-        noteBandSafety(of: layer, record: record)
+        noteBandSafety(of: layer, record: record, state: state)
     }
 
     /// Folds the mask subtree's signatures into `hasher`.
@@ -336,7 +354,11 @@ public final class LayerRenderer {
 
     /// The device pixels the layer's own drawing can touch, one pixel wider for anti-aliasing.
     func deviceRect(of layer: Layer, transform: Transform) -> IntRect {
-        let state = layer.state
+        deviceRect(of: layer, state: layer.state, transform: transform)
+    }
+
+    /// The same, with the layer's state at hand (each copy of it costs ~500 bytes and a retain).
+    func deviceRect(of layer: Layer, state: LayerState, transform: Transform) -> IntRect {
         var local = state.bounds.standardized
         if let contents = layer.contents, state.contentsGravity != .resize {
             local = local.union(state.contentsGravity.rect(forContentsOf: Size(width: Double(contents.width), height: Double(contents.height)), in: state.bounds))
@@ -381,7 +403,7 @@ public final class LayerRenderer {
             resetTransform(of: context)
             context.concatenate(record.deviceTransform)
             context.setAlpha(record.opacity)
-            drawOwnContent(of: layer, shown: shown, record: record, in: context)
+            drawOwnContent(of: layer, shown: shown, state: state, record: record, in: context)
             return
         }
         context.saveGState()
@@ -412,7 +434,7 @@ public final class LayerRenderer {
             }
         }
         if drawsOwnContent, !record.deviceRect.intersection(damage).isEmpty {
-            drawOwnContent(of: layer, shown: shown, record: record, in: context)
+            drawOwnContent(of: layer, shown: shown, state: state, record: record, in: context)
         }
         if let replicator = layer as? ReplicatorLayer {
             drawReplicas(of: replicator, record: record, in: context, damage: damage)
@@ -440,7 +462,11 @@ public final class LayerRenderer {
     }
 
     func drawOwnContent(of layer: Layer, shown: Layer, record: RenderRecord, in context: GraphicsContext) {
-        let state = shown.state
+        drawOwnContent(of: layer, shown: shown, state: shown.state, record: record, in: context)
+    }
+
+    /// The same, with the shown layer's state at hand.
+    func drawOwnContent(of layer: Layer, shown: Layer, state: LayerState, record: RenderRecord, in context: GraphicsContext) {
         let bounds = state.bounds
         if let background = state.backgroundColor, background.alpha > 0 {
             context.setFillColor(background)

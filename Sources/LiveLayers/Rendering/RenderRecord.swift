@@ -54,8 +54,6 @@ final class RenderRecord {
     var previousRect = IntRect.zero
     /// The layer's and its visible descendants' pixels, for skipping subtrees outside damage.
     var subtreeRect = IntRect.zero
-    var signature = RenderSignature()
-    var hasSignature = false
     var contentVersion = 0
     var backingStore: Bitmap?
     var backingContext: GraphicsContext?
@@ -125,6 +123,10 @@ final class RenderRecord {
     /// A mask layer's own damage this frame (old and new rectangles), for its owner to add
     /// when the mask is drawn into pixels rather than tracked as coverage.
     var maskSelfDamage = (IntRect.zero, IntRect.zero)
+    /// Last frame's signature, stored last: at about 600 bytes it would put the fields that
+    /// the drawing and occlusion walks read for every layer on different cache lines.
+    var signature = RenderSignature()
+    var hasSignature = false
 
     /// The pixel size of a backing store for `bounds`, or nil when it would be empty or too big.
     static func storeRect(for bounds: Rect) -> IntRect? {

@@ -166,8 +166,28 @@ final class LayerRuntime {
 
     func watch(_ layer: Layer) {
         guard !layer.isWatched else { return }
-        layer.isWatched = true
-        animating.append(WatchedLayer(layer: layer))
+        layer.watchIndex = animating.count
+        // Through a local copy (and in removeWatched): the frame update reads the list once
+        // per animating layer, and a change made in place would make each read a dynamic
+        // exclusivity check (see LayerTiming).
+        var list = animating
+        animating = []
+        list.append(WatchedLayer(layer: layer))
+        animating = list
+    }
+
+    /// Takes the layer at `index` off the watch list, moving the last one into its place.
+    private func removeWatched(at index: Int) {
+        var list = animating
+        animating = []
+        list[index].layer.watchIndex = -1
+        let last = list.count - 1
+        if index != last {
+            list[index] = list[last]
+            list[index].layer.watchIndex = index
+        }
+        list.removeLast()
+        animating = list
     }
 
     /// Takes a layer that is being freed off the watch list; its animations that have not
@@ -178,11 +198,7 @@ final class LayerRuntime {
             events.append(.stop(record, finished: false))
         }
         guard layer.isWatched else { return }
-        layer.isWatched = false
-        if let index = animating.firstIndex(where: { $0.layer === layer }) {
-            animating.swapAt(index, animating.count - 1)
-            animating.removeLast()
-        }
+        removeWatched(at: layer.watchIndex)
     }
 
     /// Commits pending changes, moves the clock to `time` and delivers the start and stop of
@@ -205,9 +221,7 @@ final class LayerRuntime {
             let layer = animating[i].layer
             layer.collectLifecycleEvents(atMediaTime: time, into: &collected)
             if layer.attachedAnimations.isEmpty {
-                layer.isWatched = false
-                animating.swapAt(i, animating.count - 1)
-                animating.removeLast()
+                removeWatched(at: i)
             } else {
                 i += 1
             }
@@ -267,8 +281,8 @@ extension LayerRuntime {
         stack.removeAll()
         for layer in touched { layer.isQueuedForCommit = false }
         touched.removeAll()
-        for watched in animating { watched.layer.isWatched = false }
-        animating.removeAll()
+        for watched in animating { watched.layer.watchIndex = -1 }
+        animating = []
         events.removeAll()
         displayRequested = false
         currentTime = time
