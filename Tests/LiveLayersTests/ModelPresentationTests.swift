@@ -48,6 +48,61 @@ extension RuntimeSuites {
         #expect(layer.presentationValue(forKeyPath: "position") as? Point == Point(x: 10, y: 10))
     }
 
+    /// A refresh starts from the model, whatever the last frame's copy held: values written into
+    /// the copy and the model's own changes show up at the next frame as in Core Animation, the
+    /// animated fields hold the animations' values (refreshes that set back only the animated
+    /// fields must not keep anything else).
+    @Test func eachRefreshStartsFromTheModel() throws {
+        freshRuntime()
+        let layer = Layer()
+        layer.position = Point(x: 10, y: 10)
+        layer.cornerRadius = 2
+        let move = BasicAnimation(keyPath: "position")
+        move.byValue = Point(x: 100, y: 0)
+        move.duration = 1
+        move.repeatCount = .infinity
+        layer.add(move, forKey: "move")
+        let fade = BasicAnimation(keyPath: "opacity")
+        fade.fromValue = 1.0
+        fade.toValue = 0.0
+        fade.duration = 1
+        fade.repeatCount = .infinity
+        layer.add(fade, forKey: "fade")
+        LayerClock.advance(to: 0.25)
+        var copy = try #require(layer.presentation())
+        #expect(close(copy.position, Point(x: 35, y: 10)))
+        // Written into the copy: gone at the next frame, animated or not.
+        copy.cornerRadius = 9
+        copy.position = Point(x: -1, y: -1)
+        copy.transform = Transform(scaleX: 3, y: 3)
+        LayerClock.advance(to: 0.5)
+        copy = try #require(layer.presentation())
+        #expect(copy.cornerRadius == 2)
+        #expect(copy.transform == .identity)
+        #expect(close(copy.position, Point(x: 60, y: 10)))
+        #expect(close(copy.opacity, 0.5))
+        // Written into the copy by key path: gone too.
+        _ = copy.setValue(7.0, forKeyPath: "borderWidth")
+        LayerClock.advance(to: 0.6)
+        copy = try #require(layer.presentation())
+        #expect(copy.borderWidth == 0)
+        // The model's changes, animated properties included (additive base), at the next frame.
+        Transaction.begin()
+        Transaction.disableActions = true
+        layer.cornerRadius = 4
+        layer.position = Point(x: 20, y: 0)
+        Transaction.commit()
+        LayerClock.advance(to: 0.75)
+        copy = try #require(layer.presentation())
+        #expect(copy.cornerRadius == 4)
+        #expect(close(copy.position, Point(x: 95, y: 0)))
+        LayerClock.advance(to: 0.8)
+        copy = try #require(layer.presentation())
+        #expect(copy.cornerRadius == 4)
+        #expect(close(copy.position, Point(x: 100, y: 0)))
+        #expect(close(copy.opacity, 0.2))
+    }
+
     /// The Chinese seed's three observations: A before the delayed begin, B during, C after,
     /// for every fill mode with and without removal on completion.
     @Test(arguments: [FillMode.removed, .forwards, .backwards, .both], [true, false])

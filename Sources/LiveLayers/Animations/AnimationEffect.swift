@@ -12,12 +12,16 @@ protocol AnimationEffect: AnyObject {
     var timingModel: TimingModel { get }
     /// Writes the animated values into `layer` (a presentation copy) at parent time `t`.
     func apply(to layer: Layer, parentTime t: Double)
-    /// Every key path the effect writes.
+    /// Every key path the effect animates.
     func collectKeyPaths(into keys: inout [String])
+    /// Every key path whose storage the effect writes: the animated ones, and any it changes
+    /// along with them (a path animation's rotation writes the transform).
+    func collectWrittenKeyPaths(into keys: inout [String])
 }
 
 extension AnimationEffect {
     func collectKeyPaths(into keys: inout [String]) { keys.append(keyPath) }
+    func collectWrittenKeyPaths(into keys: inout [String]) { collectKeyPaths(into: &keys) }
 }
 
 /// Reads and writes one animatable property of a layer, with its value type known.

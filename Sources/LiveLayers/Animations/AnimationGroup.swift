@@ -71,4 +71,8 @@ final class GroupEffect: AnimationEffect {
     func collectKeyPaths(into keys: inout [String]) {
         for child in children { child.collectKeyPaths(into: &keys) }
     }
+
+    func collectWrittenKeyPaths(into keys: inout [String]) {
+        for child in children { child.collectWrittenKeyPaths(into: &keys) }
+    }
 }

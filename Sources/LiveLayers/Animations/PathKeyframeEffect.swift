@@ -111,6 +111,11 @@ final class PathKeyframeEffect: AnimationEffect {
     var keyPath: String { accessor.key }
     var timingModel: TimingModel { timing }
 
+    func collectWrittenKeyPaths(into keys: inout [String]) {
+        keys.append(keyPath)
+        if rotationMode != nil { keys.append("transform") }     // turned along the path
+    }
+
     func apply(to layer: Layer, parentTime t: Double) {
         guard let sample = timing.sample(parentTime: t) else { return }
         let p = timingFunction?.progress(at: sample.fraction) ?? sample.fraction

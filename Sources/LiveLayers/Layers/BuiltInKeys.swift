@@ -64,3 +64,80 @@ enum BuiltInKeys {
         return table
     }()
 }
+
+/// Fields of a layer's state, by the key paths that write them: which fields the animations
+/// of a layer can change in its presentation copy (Layer+Presentation).
+struct StateFields: OptionSet {
+    let rawValue: UInt32
+    static let bounds = StateFields(rawValue: 1 << 0)
+    static let position = StateFields(rawValue: 1 << 1)
+    static let anchorPoint = StateFields(rawValue: 1 << 2)
+    static let transform = StateFields(rawValue: 1 << 3)
+    static let opacity = StateFields(rawValue: 1 << 4)
+    static let backgroundColor = StateFields(rawValue: 1 << 5)
+    static let cornerRadius = StateFields(rawValue: 1 << 6)
+    static let borderWidth = StateFields(rawValue: 1 << 7)
+    static let borderColor = StateFields(rawValue: 1 << 8)
+    static let shadowColor = StateFields(rawValue: 1 << 9)
+    static let shadowOpacity = StateFields(rawValue: 1 << 10)
+    static let shadowOffset = StateFields(rawValue: 1 << 11)
+    static let shadowRadius = StateFields(rawValue: 1 << 12)
+    static let shadowPath = StateFields(rawValue: 1 << 13)
+    static let zPosition = StateFields(rawValue: 1 << 14)
+    static let sublayerTransform = StateFields(rawValue: 1 << 15)
+    static let contentsRect = StateFields(rawValue: 1 << 16)
+    static let contentsCenter = StateFields(rawValue: 1 << 17)
+
+    /// The field a built-in key path writes (its first component names it), or nil for a
+    /// key that is not built in.
+    @MainActor
+    static func written(byKeyPath key: String) -> StateFields? {
+        if let fields = byKey[key] { return fields }
+        guard BuiltInKeys.accessors[key] != nil, let dot = key.firstIndex(of: ".") else { return nil }
+        return byKey[String(key[..<dot])]
+    }
+
+    private static let byKey: [String: StateFields] = [
+        "bounds": .bounds,
+        "position": .position,
+        "anchorPoint": .anchorPoint,
+        "transform": .transform,
+        "opacity": .opacity,
+        "backgroundColor": .backgroundColor,
+        "cornerRadius": .cornerRadius,
+        "borderWidth": .borderWidth,
+        "borderColor": .borderColor,
+        "shadowColor": .shadowColor,
+        "shadowOpacity": .shadowOpacity,
+        "shadowOffset": .shadowOffset,
+        "shadowRadius": .shadowRadius,
+        "shadowPath": .shadowPath,
+        "zPosition": .zPosition,
+        "sublayerTransform": .sublayerTransform,
+        "contentsRect": .contentsRect,
+        "contentsCenter": .contentsCenter,
+    ]
+
+    /// Sets these fields of `copy`'s state to `model`'s.
+    @MainActor
+    static func restore(_ fields: StateFields, of copy: Layer, from model: Layer) {
+        if fields.contains(.bounds) { copy.state.bounds = model.state.bounds }
+        if fields.contains(.position) { copy.state.position = model.state.position }
+        if fields.contains(.anchorPoint) { copy.state.anchorPoint = model.state.anchorPoint }
+        if fields.contains(.transform) { copy.state.transform = model.state.transform }
+        if fields.contains(.opacity) { copy.state.opacity = model.state.opacity }
+        if fields.contains(.backgroundColor) { copy.state.backgroundColor = model.state.backgroundColor }
+        if fields.contains(.cornerRadius) { copy.state.cornerRadius = model.state.cornerRadius }
+        if fields.contains(.borderWidth) { copy.state.borderWidth = model.state.borderWidth }
+        if fields.contains(.borderColor) { copy.state.borderColor = model.state.borderColor }
+        if fields.contains(.shadowColor) { copy.state.effects.shadowColor = model.state.effects.shadowColor }
+        if fields.contains(.shadowOpacity) { copy.state.effects.shadowOpacity = model.state.effects.shadowOpacity }
+        if fields.contains(.shadowOffset) { copy.state.effects.shadowOffset = model.state.effects.shadowOffset }
+        if fields.contains(.shadowRadius) { copy.state.effects.shadowRadius = model.state.effects.shadowRadius }
+        if fields.contains(.shadowPath) { copy.state.effects.shadowPath = model.state.effects.shadowPath }
+        if fields.contains(.zPosition) { copy.state.effects.zPosition = model.state.effects.zPosition }
+        if fields.contains(.sublayerTransform) { copy.state.effects.sublayerTransform = model.state.effects.sublayerTransform }
+        if fields.contains(.contentsRect) { copy.state.effects.contentsRect = model.state.effects.contentsRect }
+        if fields.contains(.contentsCenter) { copy.state.effects.contentsCenter = model.state.effects.contentsCenter }
+    }
+}

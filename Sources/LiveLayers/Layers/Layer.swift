@@ -31,24 +31,35 @@ open class Layer {
     // tree no longer fits in the cache, and each line a walk touches is a miss.
     /// The renderer's per-layer record (backing store, last device bounds).
     var renderRecord: AnyObject?
+    let isPresentationCopy: Bool
     var sublayerStorage: [Layer] = []
     var maskStorage: Layer?
     var attachedAnimations: [AttachedAnimation] = []
     var presentationCopy: Layer?
-    var presentationStamp = (time: Double.nan, version: -1, epoch: -1)
-    var modelVersion = 0
-    var hasBeenCommitted = false
-    var state = LayerState()
     // Back-pointers are unowned(unsafe), not weak: a weak reference gives its target a side
     // table, which makes every retain of a layer slow. They are kept valid by hand instead:
     // a layer's deinit clears the pointers of the layers that point at it (see `deinit`).
     unowned(unsafe) var superlayerStorage: Layer?
     /// The layer this one masks.
     unowned(unsafe) var maskOwner: Layer?
+    /// The storage of the three timing properties (read for every ancestor by `localTime`).
+    var timing = LayerTiming()
+    var presentationStamp = (time: Double.nan, version: -1, epoch: -1)
+    var modelVersion = 0
+    /// The earliest media time an attached animation can start or end, and the timing epoch
+    /// it was computed in (see `collectLifecycleEvents`).
+    var lifecycleCheckTime = -Double.infinity
+    var lifecycleEpoch = -1
+    var hasBeenCommitted = false
+    /// The state fields the committed animations write into the presentation copy, found at
+    /// its last full refresh (nil: some animation writes something else), and the copy's
+    /// `modelVersion` then (a write to the copy itself bumps it).
+    var animatedFields: StateFields?
+    var copyVersionAtRefresh = -1
+    var state = LayerState()
     private(set) var propertyBoxes: [AnyPropertyBox] = []
     private(set) var schema: LayerSchema
 
-    let isPresentationCopy: Bool
     unowned(unsafe) var modelLayer: Layer?
     /// Bumped on every change that can alter what the layer or its subtree draws.
     var renderVersion = 0
@@ -57,10 +68,6 @@ open class Layer {
     /// is then a swap, not a search (freeing a tree of n animated layers searched n times).
     var watchIndex = -1
     var isWatched: Bool { watchIndex >= 0 }
-    /// The earliest media time an attached animation can start or end, and the timing epoch
-    /// it was computed in (see `collectLifecycleEvents`).
-    var lifecycleCheckTime = -Double.infinity
-    var lifecycleEpoch = -1
     var needsDisplayFlag = false
     /// Set by the default `draw(in:)` when there is no delegate: nothing to keep a backing store for.
     var drawsNothing = false
@@ -245,8 +252,6 @@ open class Layer {
         get { timing.timeOffset }
         set { timing.timeOffset = newValue; didChangeTiming() }
     }
-    /// The storage of the three timing properties.
-    var timing = LayerTiming()
 
     // MARK: Class-level customisation
 
@@ -301,6 +306,7 @@ open class Layer {
         changed[keyPath: keyPath] = value
         if isPresentationCopy {
             state = changed
+            modelVersion &+= 1          // the next refresh copies the whole state again
             return
         }
         let previous = previousValueForAction(key: key)

@@ -219,8 +219,8 @@ final class LayerRuntime {
         var i = 0
         while i < animating.count {
             let layer = animating[i].layer
-            layer.collectLifecycleEvents(atMediaTime: time, into: &collected)
-            if layer.attachedAnimations.isEmpty {
+            let checked = layer.collectLifecycleEvents(atMediaTime: time, into: &collected)
+            if checked && layer.attachedAnimations.isEmpty {
                 removeWatched(at: i)
             } else {
                 i += 1
