@@ -397,6 +397,18 @@ final class Rasterizer {
     /// and tells `record` each row's run of cells (row counted from the band's first).
     @inline(__always)
     private func accumulate(_ e: Edge, bandStart: Int, bandEnd: Int, cellStride: Int, record: (Int, Int32, Int32) -> Void) {
+        // An edge a pixel or more inside the clip's columns stays inside them at every row (the
+        // rounding of its x is far below a pixel), so its rows skip the clamps, with the same floats.
+        if min(e.x0, e.x1) >= 1 && max(e.x0, e.x1) <= Float(clip.width) - 1 {
+            accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride, clamped: false, record: record)
+        } else {
+            accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride, clamped: true, record: record)
+        }
+    }
+
+    @inline(__always)
+    private func accumulate(_ e: Edge, bandStart: Int, bandEnd: Int, cellStride: Int, clamped: Bool,
+                            record: (Int, Int32, Int32) -> Void) {
         let dxdy = (e.x1 - e.x0) / (e.y1 - e.y0)
         let rowFirst = max(bandStart, Int(e.y0.rounded(.down)))
         let rowEnd = min(bandEnd, Int(e.y1.rounded(.up)))
@@ -407,8 +419,10 @@ final class Rasterizer {
         var xTop = min(maxX, max(0, e.x0 + (top - e.y0) * dxdy))
         while row < rowEnd {
             let bottom = min(Float(row &+ 1), e.y1)
-            let xBottom = min(maxX, max(0, e.x0 + (bottom - e.y0) * dxdy))
-            let dy = bottom - top
+            let x = e.x0 + (bottom - e.y0) * dxdy
+            let xBottom = clamped ? min(maxX, max(0, x)) : x
+            // Rows run from floor(y0) to ceil(y1), so every row's part of the edge has a height.
+            let d = (bottom - top) * e.direction
             // The next row, if the edge reaches it, starts where this one ends: its top is
             // `bottom` (= row + 1 > y0), so its xTop is this xBottom, the same float.
             defer {
@@ -417,8 +431,6 @@ final class Rasterizer {
                 line += cellStride
                 row &+= 1
             }
-            if dy <= 0 { continue }
-            let d = dy * e.direction
             let (x0, x1) = xTop < xBottom ? (xTop, xBottom) : (xBottom, xTop)
             // x0 and x1 lie in 0...maxX, where truncating is flooring: no libm floorf/ceilf call
             // (the baseline x86-64 target has no rounding instruction) and no range check for
