@@ -65,3 +65,13 @@ static inline CLinux_UInt32x8 CLinux_widen8(const uint8_t *p) {
     __builtin_memcpy(&b, p, 8);
     return __builtin_convertvector(b, CLinux_UInt32x8);
 }
+
+typedef uint32_t CLinux_UInt32x4 __attribute__((ext_vector_type(4)));
+
+/// Four bytes at `p` (any alignment), each widened to a 32-bit lane (as CLinux_widen8).
+static inline CLinux_UInt32x4 CLinux_widen4(const uint8_t *p) {
+    typedef uint8_t Bytes4 __attribute__((ext_vector_type(4)));
+    Bytes4 b;
+    __builtin_memcpy(&b, p, 4);
+    return __builtin_convertvector(b, CLinux_UInt32x4);
+}

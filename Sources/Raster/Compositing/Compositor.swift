@@ -185,6 +185,15 @@ enum Kernels {
         }
         let rest = count - i
         guard rest > 0 else { return }
+        if rest <= 4 {
+            // A third of the rays' stroke runs: half the vector work of a group of eight.
+            let p = UnsafeMutableRawPointer(dst + i)
+            var c4 = PixelMath.load4(coverage + i)
+            c4.replace(with: 0, where: Pixels4(0, 1, 2, 3) .>= Pixels4(repeating: UInt32(rest)))
+            let d4 = p.loadUnaligned(as: Pixels4.self)
+            p.storeBytes(of: PixelMath.over4(PixelMath.scale4(Pixels4(repeating: s), c4), d4), as: Pixels4.self)
+            return
+        }
         let lanes = Pixels8(0, 1, 2, 3, 4, 5, 6, 7)
         var c8 = PixelMath.load8(coverage + i)
         c8.replace(with: 0, where: lanes .>= Pixels8(repeating: UInt32(rest)))
