@@ -15,7 +15,7 @@ extension Layer {
     /// Sets `copy` (made by ``makeInstanceCopy()``) to the model values with the committed
     /// animations applied at media time `time`.
     func refreshInstanceCopy(_ copy: Layer, atMediaTime time: Double) {
-        copy.state = state
+        copy.state.assign(from: state)
         if copy.contentsStorage !== contentsStorage { copy.contentsStorage = contentsStorage }
         for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
         guard hasBeenCommitted, !attachedAnimations.isEmpty else { return }

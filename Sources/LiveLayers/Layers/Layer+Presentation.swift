@@ -84,7 +84,7 @@ extension Layer {
             // frame's memory traffic for a layer: with 10,000 layers, cache misses.
             StateFields.restore(fields, of: copy, from: self)
         } else {
-            copy.state = state
+            copy.state.assign(from: state)
             animatedFields = fieldsWrittenByAnimations()
             copyVersionAtRefresh = copy.modelVersion
         }

@@ -71,8 +71,65 @@ struct LayerState: Equatable {
     var borderColor = Color.black
     var masksToBounds = false
     var contentsGravity = ContentsGravity.resize
-    /// Shadows, grouping, blending, ordering and the rest of the kit (Layer+Effects).
-    var effects = LayerEffects()
+    /// Shadows, grouping, blending, ordering and the rest of the kit (Layer+Effects), behind
+    /// one reference that every layer using none of them shares: inline they were more than
+    /// half of the state's bytes, read and written for the model, the presentation copy and
+    /// the renderer's signature of each layer every frame.
+    private var effectsBox = LayerEffectsBox.defaults
+
+    var effects: LayerEffects {
+        _read { yield effectsBox.value }
+        _modify {
+            // Copy on write: the box may be shared with the defaults, the model or a copy.
+            if !isKnownUniquelyReferenced(&effectsBox) { effectsBox = LayerEffectsBox(effectsBox.value) }
+            yield &effectsBox.value
+        }
+    }
+
+    /// Sets every field to `other`'s. A presentation copy whose animations wrote an effect
+    /// keeps its own box, filled with the model's values, so that they write it again in
+    /// place rather than copying a box shared with the model on every full refresh.
+    mutating func assign(from other: LayerState) {
+        var own = effectsBox
+        self = other
+        if own !== other.effectsBox, own !== LayerEffectsBox.defaults, isKnownUniquelyReferenced(&own) {
+            own.value = other.effectsBox.value
+            effectsBox = own
+        }
+    }
+
+    static func == (a: LayerState, b: LayerState) -> Bool {
+        a.bounds == b.bounds && a.position == b.position && a.anchorPoint == b.anchorPoint
+            && a.transform == b.transform && a.opacity == b.opacity && a.isHidden == b.isHidden
+            && a.backgroundColor == b.backgroundColor && a.cornerRadius == b.cornerRadius
+            && a.borderWidth == b.borderWidth && a.borderColor == b.borderColor
+            && a.masksToBounds == b.masksToBounds && a.contentsGravity == b.contentsGravity
+            && (a.effectsBox === b.effectsBox || a.effectsBox.value == b.effectsBox.value)
+    }
+
+    /// Whether the two draw the same pixels into a group picture: `==` without the opacity.
+    func drawsSamePicture(as b: LayerState) -> Bool {
+        bounds == b.bounds && position == b.position && anchorPoint == b.anchorPoint
+            && transform == b.transform && isHidden == b.isHidden
+            && backgroundColor == b.backgroundColor && cornerRadius == b.cornerRadius
+            && borderWidth == b.borderWidth && borderColor == b.borderColor
+            && masksToBounds == b.masksToBounds && contentsGravity == b.contentsGravity
+            && (effectsBox === b.effectsBox || effectsBox.value.drawsSamePicture(as: b.effectsBox.value))
+    }
+}
+
+/// The box holding a state's effects.
+final class LayerEffectsBox: @unchecked Sendable {
+    // Unchecked: a box is written only through `LayerState.effects`, copying it first unless
+    // the state holds the only reference, so a shared box (the defaults among them) is never written.
+    // Unchecked exclusivity too: the state's own copy-on-write is the guarantee, and a dynamic
+    // check on each read (zPosition, sublayerTransform, maskMode for every layer every frame)
+    // cost more instructions than the smaller state saved.
+    @exclusivity(unchecked) var value: LayerEffects
+
+    init(_ value: LayerEffects) { self.value = value }
+
+    static let defaults = LayerEffectsBox(LayerEffects())
 }
 
 /// The layer properties beyond the basic ones, together so that a layer that uses none of them
@@ -94,4 +151,12 @@ struct LayerEffects: Equatable {
 
     /// Whether a shadow is drawn.
     var hasShadow: Bool { shadowOpacity > 0 && shadowColor.alpha > 0 }
+
+    /// Whether the two draw the same pixels into a group picture: what applies only when the
+    /// picture is composited (the blend mode, the shadow beside it, the order among siblings) aside.
+    func drawsSamePicture(as b: LayerEffects) -> Bool {
+        allowsGroupOpacity == b.allowsGroupOpacity && sublayerTransform == b.sublayerTransform
+            && maskedCorners == b.maskedCorners && contentsRect == b.contentsRect
+            && contentsCenter == b.contentsCenter && maskMode == b.maskMode
+    }
 }

@@ -19,24 +19,11 @@ struct RenderSignature: Equatable {
     /// with `other`: what applies only when the picture is composited (opacity, blend mode, the
     /// clip from above, the painting order among siblings) or beside it (the shadow) aside.
     func drawsSamePicture(as other: RenderSignature) -> Bool {
-        var a = self, b = other
-        a.withoutCompositing()
-        b.withoutCompositing()
-        return a == b
-    }
-
-    private mutating func withoutCompositing() {
-        opacity = 0
-        clipKey = 0
-        paintOrder = 0
-        state.opacity = 0
-        state.effects.compositingFilter = nil
-        state.effects.shadowColor = .black
-        state.effects.shadowOpacity = 0
-        state.effects.shadowOffset = .zero
-        state.effects.shadowRadius = 0
-        state.effects.shadowPath = nil
-        state.effects.zPosition = 0
+        // Field by field: clearing the compositing fields of copies, as before, would copy
+        // the shared effects box of both.
+        deviceTransform == other.deviceTransform && contentsSerial == other.contentsSerial
+            && contentVersion == other.contentVersion && hasMask == other.hasMask
+            && state.drawsSamePicture(as: other.state)
     }
 }
 
