@@ -180,4 +180,27 @@ import Testing
             for y in 0..<64 { for x in 0..<64 where !(9...50).contains(x) || !(9...50).contains(y) { #expect(mask[x, y] == 0) } }
         }
     }
+
+    /// A sprite turning on the frame, drawn by one rasterizer frame after frame (the orbit
+    /// scene's arrow): as it turns, a band holds more of its rows, and the table of runs sized by
+    /// the first frame's band grew mid-animation (one allocation a turn in the scene benchmark).
+    @Test func aTurningShapeNeverGrowsTheRasterizersBuffers() {
+        struct Discard: CoverageSink {
+            mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {}
+            mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {}
+        }
+        let rasterizer = Rasterizer()
+        let clip = IntRect(x: 0, y: 0, width: 640, height: 480)
+        let quad = Self.polygon([Point(x: -22, y: -14), Point(x: 22, y: -14), Point(x: 22, y: 14), Point(x: -22, y: 14)])
+        var capacity = 0
+        for step in 0..<72 {
+            let angle = Double(step) * .pi / 36
+            rasterizer.begin(clip: clip)
+            rasterizer.add(quad, transform: Transform(rotationAngle: angle).concatenating(Transform(translationX: 320.5, y: 240.25)))
+            var sink = Discard()
+            rasterizer.render(rule: .winding, into: &sink)
+            if step == 0 { capacity = rasterizer.scratchCapacity; continue }
+            #expect(rasterizer.scratchCapacity == capacity, "step \(step): \(capacity) elements grew to \(rasterizer.scratchCapacity)")
+        }
+    }
 }

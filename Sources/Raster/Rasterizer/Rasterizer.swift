@@ -227,6 +227,13 @@ final class Rasterizer {
     /// no edge reached that side. Only kept with ``makesWindingsWhole``.
     private(set) var endsOnWholeWinding = true
 
+    /// Elements held by the rasterizer's scratch buffers (for tests: a warm rasterizer
+    /// drawing a shape that turns or grows within its clip never grows them).
+    var scratchCapacity: Int {
+        edges.capacity + accumulation.capacity + rowHead.capacity + runs.capacity + rowRuns.capacity
+            + active.capacity + cellTable.capacity + coverage.capacity
+    }
+
     /// Converts the added edges to coverage under `rule` and hands it to `sink`, top to bottom.
     func render<Sink: CoverageSink>(rule: FillRule, into sink: inout Sink) {
         endsOnWholeWinding = true
@@ -288,6 +295,11 @@ final class Rasterizer {
         let bandCells = bandRows * cellStride
         accumulation.ensureFilled(bandRows < clip.height ? max(bandCells, Self.maximumBandCells) : bandCells, with: 0)
         rowHead.reserve(bandRows)
+        // The table of runs by rank, for a band of this clip's rows and at least 16 edges (every
+        // rectangle, rotated image and simple shape), up to half the accumulation's bytes: sized
+        // by the clip, so a shape that turns or grows (a band holding more of its rows) does not
+        // regrow it mid-animation.
+        cellTable.reserve(min(bandRows * min(Self.maximumRankedEdges, max(16, edges.count)), Self.maximumBandCells / 2))
         // Eight spare bytes: sinks may read a run's coverage in whole groups of eight.
         coverage.reserve(cellStride + 8)
         return firstRow..<endRow
