@@ -133,17 +133,7 @@ extension TrackedCoverageTests {
             let recording = Self.sweep(to: end, dot: dot, color: color, clip: clip)
             var changed: [IntRect] = []
             coverage.update(recording, transform: .identity, alpha: alpha, clip: clip) { changed.append($0) }
-            let fresh = try TrackedCoverage(width: 200, height: 200)
-            fresh.update(recording, transform: .identity, alpha: alpha, clip: clip) { _ in }
-            var differing = 0, unreported = 0
-            for y in 0..<200 {
-                for x in 0..<200 {
-                    let value = coverage.mask[x, y]
-                    if value != fresh.mask[x, y] { differing += 1 }
-                    if value != previous[y * 200 + x], !changed.contains(where: { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY }) { unreported += 1 }
-                    previous[y * 200 + x] = value
-                }
-            }
+            let (differing, unreported) = try Self.compare(coverage, withFresh: recording, alpha: alpha, clip: clip, changed: changed, previous: &previous)
             #expect(differing == 0, "step \(step): \(differing) pixels differ from fresh coverage")
             #expect(unreported == 0, "step \(step): \(unreported) changed pixels outside the damage")
             if differing > 0 || unreported > 0 { break }
@@ -171,21 +161,30 @@ extension TrackedCoverageTests {
             let recording = Self.sweep(to: end, dot: dot ? Point(x: 150, y: 20) : nil, color: .white, clip: clip)
             var changed: [IntRect] = []
             coverage.update(recording, transform: .identity, alpha: 255, clip: clip) { changed.append($0) }
-            let fresh = try TrackedCoverage(width: 200, height: 200)
-            fresh.update(recording, transform: .identity, alpha: 255, clip: clip) { _ in }
-            var differing = 0, unreported = 0
-            for y in 0..<200 {
-                for x in 0..<200 {
-                    let value = coverage.mask[x, y]
-                    if value != fresh.mask[x, y] { differing += 1 }
-                    if value != previous[y * 200 + x], !changed.contains(where: { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY }) { unreported += 1 }
-                    previous[y * 200 + x] = value
-                }
-            }
+            let (differing, unreported) = try Self.compare(coverage, withFresh: recording, alpha: 255, clip: clip, changed: changed, previous: &previous)
             #expect(differing == 0, "step \(step): \(differing) pixels differ from fresh coverage")
             #expect(unreported == 0, "step \(step): \(unreported) changed pixels outside the damage")
             if differing > 0 || unreported > 0 { break }
         }
         #expect(coverage.joinedFills > 40, "only \(coverage.joinedFills) fills joined with the far side")
+    }
+
+    /// Compares `coverage`'s mask, just updated to `recording`, with a fresh coverage of it, and
+    /// the changes since `previous` (updated here) with the reported damage `changed`: the pixels
+    /// that differ from the fresh mask, and the changed pixels outside the damage.
+    static func compare(_ coverage: TrackedCoverage, withFresh recording: FillRecording?, alpha: UInt32, clip: IntRect,
+                        changed: [IntRect], previous: inout [UInt8]) throws -> (differing: Int, unreported: Int) {
+        let fresh = try TrackedCoverage(width: 200, height: 200)
+        fresh.update(recording, transform: .identity, alpha: alpha, clip: clip) { _ in }
+        var differing = 0, unreported = 0
+        for y in 0..<200 {
+            for x in 0..<200 {
+                let value = coverage.mask[x, y]
+                if value != fresh.mask[x, y] { differing += 1 }
+                if value != previous[y * 200 + x], !changed.contains(where: { x >= $0.x && x < $0.maxX && y >= $0.y && y < $0.maxY }) { unreported += 1 }
+                previous[y * 200 + x] = value
+            }
+        }
+        return (differing, unreported)
     }
 }
