@@ -332,7 +332,7 @@ final class Rasterizer {
         }
         let columns = active.count
         if columns <= Self.maximumRankedEdges && 2 * covered >= Float(columns * rowCount) {
-            sortByX(active)
+            Self.insertionSort(active.base, count: active.count) { $0.x }
             for rank in 0..<columns { edges[Int(active[rank].index)].rank = Int32(rank) }
             cellTable.reset(count: rowCount * columns, to: Cells(x0: -1, x1: -1))
             let table = cellTable.base
@@ -361,7 +361,7 @@ final class Rasterizer {
                     line[0] = Cells(x0: lo, x1: hi)
                     count = 1
                 } else {
-                    sortByStart(line, count: count)
+                    Self.insertionSort(line, count: count) { $0.x0 }
                 }
                 sweep(row: row, bandStart: bandStart, cellStride: cellStride, runs: line, count: count, rule: rule, into: &sink)
             }
@@ -398,7 +398,7 @@ final class Rasterizer {
                 // a row in order of x, so the runs often come in reverse order: insertion sort's
                 // worst case, made its best by turning the list around first.
                 if collected > 1 && rowRuns[0].x0 > rowRuns[collected - 1].x0 { reverse(rowRuns) }
-                sortByStart(rowRuns.base, count: rowRuns.count)
+                Self.insertionSort(rowRuns.base, count: rowRuns.count) { $0.x0 }
             }
             sweep(row: row, bandStart: bandStart, cellStride: cellStride, runs: rowRuns.base, count: rowRuns.count, rule: rule, into: &sink)
         }
@@ -564,19 +564,6 @@ final class Rasterizer {
         return winding
     }
 
-    /// Insertion sort of the band's edges by x (they come in nearly the order of the band before).
-    @inline(__always)
-    private func sortByX(_ list: ScratchArray<RankedEdge>) {
-        var i = 1
-        while i < list.count {
-            let v = list[i]
-            var j = i - 1
-            while j >= 0 && list[j].x > v.x { list[j + 1] = list[j]; j -= 1 }
-            list[j + 1] = v
-            i += 1
-        }
-    }
-
     /// `w` rounded to the nearest whole number when within 1/8192 of it (float error), else `w`.
     ///
     /// Past the last cell of an edge the exact winding is a sum of whole crossings, so usually a
@@ -605,14 +592,17 @@ final class Rasterizer {
         }
     }
 
-    /// Insertion sort of a row's few runs by their first cell.
+    /// Insertion sort of `count` elements at `list` by `key`: a band's edges come in nearly the
+    /// order of the band before, and a row's runs are few or nearly sorted.
     @inline(__always)
-    private func sortByStart(_ list: UnsafeMutablePointer<Cells>, count: Int) {
+    private static func insertionSort<Element, Key: Comparable>(_ list: UnsafeMutablePointer<Element>, count: Int,
+                                                                 by key: (Element) -> Key) {
         var i = 1
         while i < count {
             let v = list[i]
+            let k = key(v)
             var j = i - 1
-            while j >= 0 && list[j].x0 > v.x0 { list[j + 1] = list[j]; j -= 1 }
+            while j >= 0 && key(list[j]) > k { list[j + 1] = list[j]; j -= 1 }
             list[j + 1] = v
             i += 1
         }
