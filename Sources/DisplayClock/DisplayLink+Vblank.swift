@@ -7,7 +7,7 @@ struct VblankState {
     var fit = RefreshFit()
     /// The counter of grid index 0; nil until the first vblank (or after the grid was restarted).
     var mscBase: Int64?
-    /// The vblank last asked for, so one request is outstanding at a time.
+    /// The vblank last asked for, so the same one is not asked for twice.
     var requested: Int64?
     /// When the link started waiting for a first vblank (attached, resumed, or fell back).
     var waitingSince = 0.0

@@ -53,9 +53,16 @@ final class PresentScheduler {
     /// whichever call read the socket), against how many were taken.
     private let eventsQueued = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
     private var eventsTaken: UInt32 = 0
-    /// The present whose completion answers the vblank the link asked for last: it was queued
-    /// for that vblank, so no `NotifyMSC` was sent.
-    private var vblankStandIn: UInt32?
+    /// The presents whose completions answer vblank requests, oldest first: each was queued for
+    /// the vblank asked for, so no `NotifyMSC` was sent. Every request is answered, as a
+    /// `NotifyMSC` would be, not only the last: while the timer stands in for vblanks that
+    /// stopped, the link asks at each of its ticks, and when the timer's grid runs ahead of the
+    /// server's vblanks every answer arrives after the next tick's request. Answering only the
+    /// last then never answered at all, and the link stayed on its timer for good.
+    private var vblankStandIns: [UInt32] = []
+    /// Enough for every present the ring can have queued, and for requests that outlive their
+    /// pixmaps (abandoned to a server that stopped answering); the oldest are forgotten first.
+    private static let standInLimit = 8
     /// How many vblanks were asked for with `NotifyMSC` (not answered by a frame's completion).
     private(set) var notifiesSent = 0
     private let region: XserverRegion
@@ -142,6 +149,7 @@ final class PresentScheduler {
             throw .unavailable("libxcb made no queue for Present's events")
         }
         rectangles.reserveCapacity(64)
+        vblankStandIns.reserveCapacity(Self.standInLimit)
         try makeRing(visual: visual, width: width, height: height)
     }
 
@@ -311,12 +319,14 @@ final class PresentScheduler {
     /// that vblank with its time and counter, as a `NotifyMSC` would (on a server that rounds its
     /// counter, a present that finds its vblank current is shown at once and stamped then, just
     /// as a `NotifyMSC` with no divisor is), so nothing is sent and one event a frame is saved.
+    /// Earlier requests are still answered, whichever way they were asked.
     func requestVblank(atOrAfter msc: UInt64) {
         if msc > 0, let unfinished, unfinished.msc == msc {
-            vblankStandIn = unfinished.serial
+            guard vblankStandIns.last != unfinished.serial else { return }
+            if vblankStandIns.count == Self.standInLimit { vblankStandIns.removeFirst() }
+            vblankStandIns.append(unfinished.serial)
             return
         }
-        vblankStandIn = nil
         notifiesSent += 1
         serial &+= 1
         XPresentNotifyMSC(display, window, serial, msc, 0, 0)
@@ -338,7 +348,7 @@ final class PresentScheduler {
     /// Appends the window's Present events that libxcb has read (this reads nothing from the
     /// socket: Xlib's calls do, and libxcb puts Present's events aside for this) to `events`: ``WindowEvent/vblank(_:)``
     /// for a `NotifyMSC`, ``WindowEvent/presented(serial:timing:skipped:)`` for a present, followed
-    /// by ``WindowEvent/vblank(_:)`` when that present answers the vblank asked for. A present's
+    /// by ``WindowEvent/vblank(_:)`` when that present answers a vblank asked for. A present's
     /// completion also frees its pixmap.
     func readEvents(into events: inout [WindowEvent]) {
         guard let eventQueue, !watch.isLost else { return }
@@ -360,8 +370,8 @@ final class PresentScheduler {
             // Copied or skipped, the pixmap is the server's no more (unless presented again since).
             for buffer in ring where buffer.serial == event.serial { buffer.isIdle = true }
             events.append(.presented(serial: event.serial, timing: timing, skipped: event.mode == UInt8(PresentCompleteModeSkip)))
-            if event.serial == vblankStandIn {
-                vblankStandIn = nil
+            if let answer = vblankStandIns.firstIndex(of: event.serial) {
+                vblankStandIns.remove(at: answer)
                 events.append(.vblank(timing))
             }
         }

@@ -1,36 +1,40 @@
 import DisplayClock
 
 /// A display on a virtual clock: vblank `n` happens at `n × period` (plus a fixed jitter pattern,
-/// as Xvfb's millisecond timer gives), and answers a link's requests as Present's NotifyMSC does:
-/// at the requested vblank, or at once with the current one if it has passed.
+/// as Xvfb's millisecond timer gives), and answers each of a link's requests, in order, as
+/// Present's NotifyMSC does: at the requested vblank, or at once with the current one if it has
+/// passed.
 final class FakeDisplay: VblankSource {
     let period: Double
     /// Added to the stamp of vblank `n`: `jitter[n % jitter.count]`.
     var jitter: [Double] = [0]
+    /// How long after its vblank an answer reaches the link (a busy server sends it late).
+    var latency = 0.0
     /// Vblanks from this counter on are never reported (the server stopped answering).
     var stopsAt: Int64 = .max
     private(set) var requests: [Int64] = []
-    private(set) var outstanding: Int64?
+    /// The requests not answered yet, oldest first.
+    private var outstanding: [Int64] = []
 
     init(rate: Double) { period = 1 / rate }
 
     func requestVblank(atOrAfter msc: Int64) {
         requests.append(msc)
-        outstanding = msc
+        outstanding.append(msc)
     }
 
     func time(of msc: Int64) -> Double { Double(msc) * period + jitter[Int(msc % Int64(jitter.count))] }
 
-    /// The vblank that answers the outstanding request, if it is sent at or after `now`.
+    /// The vblank that answers the oldest outstanding request, if it is sent at or after `now`.
     func answer(after now: Double) -> Vblank? {
-        guard let outstanding else { return nil }
+        guard let oldest = outstanding.first else { return nil }
         let current = Int64((now / period).rounded(.down))
-        let msc = max(outstanding, current)
+        let msc = max(oldest, current)
         guard msc < stopsAt else { return nil }
         return Vblank(time: time(of: msc), msc: msc)
     }
 
-    func answered() { outstanding = nil }
+    func answered() { outstanding.removeFirst() }
 }
 
 /// Drives a link from a `FakeDisplay` and its own watchdog timer, as the player's loop does.
@@ -59,7 +63,7 @@ final class VblankHarness {
     func run(until end: Double) {
         while clock.now() < end {
             let answer = display.answer(after: clock.now())
-            let answerTime = answer.map { max($0.time, clock.now()) }
+            let answerTime = answer.map { max($0.time + display.latency, clock.now()) }
             let deadline = link.nextDeadline
             if let answer, let answerTime, answerTime <= (deadline ?? .infinity), answerTime <= end {
                 clock.advance(to: answerTime)

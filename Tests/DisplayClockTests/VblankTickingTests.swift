@@ -193,6 +193,27 @@ import Testing
         #expect(harness.frames.last!.msc! == Int64((harness.frames.last!.timestamp / period).rounded()))
     }
 
+    /// Answers that reach the link 3 ms after their vblanks, later than the timer's ticks on the
+    /// line fitted to the vblanks' stamps: while the timer stands in, every tick asks for the next
+    /// vblank before the answer to the last request can arrive. The answers to those older
+    /// requests hand the link back to the vblanks (a source that answered only the newest
+    /// request, as the window's frames standing in for NotifyMSC did, never answered at all).
+    @Test func answersArrivingAfterTheTimersNextTickHandTheLinkBack() {
+        let harness = VblankHarness(displayRate: 60)
+        harness.display.latency = 0.003
+        harness.display.stopsAt = 660  // 11 s
+        harness.run(until: 11.5)
+        #expect(harness.link.tickSource == .timer)
+        harness.display.stopsAt = .max
+        harness.run(until: 11.55)
+        #expect(harness.link.tickSource == .vblank)
+        #expect(harness.sourceChanges.count == 2)
+        let back = harness.frames.count
+        harness.run(until: 12)
+        #expect(harness.link.tickSource == .vblank)
+        #expect(harness.frames.count > back + 25)
+    }
+
     /// With no vblank at all, the refresh is unknown (it may be slower than the link guessed): the
     /// timer takes over after 1.9 × 50 ms.
     @Test func noVblankAtAllFallsBackWithinTwoTwentiethsOfASecond() {

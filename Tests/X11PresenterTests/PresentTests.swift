@@ -363,4 +363,53 @@ extension X11WindowTests {
         #expect(trials > 0)
         #expect(covered == 0, "the newer frame was covered by the older in \(covered) of \(trials) trials")
     }
+
+    /// Every vblank asked for is answered, as NotifyMSC answers each, also when a frame queued
+    /// for it answers in place of a NotifyMSC and a newer request follows before the answer: a
+    /// link whose timer stands in for stopped vblanks asks at every tick, and when its ticks come
+    /// before the server's vblanks, only answers to older requests can arrive. Answering only the
+    /// newest request, the window answered none while that lasted, and a player whose server was
+    /// stopped and continued could stay on its timer. The server is stopped while the frames are
+    /// queued and the vblanks asked for, so no answer can come before the next request.
+    @Test func aVblankRequestIsAnsweredWhenANewerOneFollowsBeforeTheAnswer() throws {
+        let (server, window) = try openPresentWindow(fps: 60)
+        defer { kill(server.processIdentifier, SIGCONT); window.close(); server.stop() }
+        var events: [WindowEvent] = []
+        window.requestVblank(atOrAfter: 0)
+        guard case let .vblank(now)? = nextEvent(of: window, &events, { if case .vblank = $0 { true } else { false } }) else {
+            Issue.record("no answer to the first NotifyMSC")
+            return
+        }
+        let notifies = window.vblankNotifiesSent
+        // The first present asks XRandR for the refresh (a round trip): not of a stopped server.
+        _ = window.displayRefresh
+        kill(server.processIdentifier, SIGSTOP)
+        var serials: [UInt32] = []
+        for target in now.msc + 2 ... now.msc + 4 {
+            let frame = window.acquireFrameBuffer()
+            frame.clear(to: 0xFF00_0000 | UInt32(truncatingIfNeeded: target))
+            serials.append(try #require(window.present(damage: [frame.bounds], atMSC: target)))
+            window.requestVblank(atOrAfter: target)
+        }
+        // Each frame answers the request for its vblank: no NotifyMSC was sent.
+        #expect(window.vblankNotifiesSent == notifies)
+        kill(server.processIdentifier, SIGCONT)
+        var completed: Set<UInt32> = [], answers: [UInt64] = []
+        for _ in 0..<250 where completed.count < serials.count {
+            window.processEvents(into: &events)
+            for event in events {
+                switch event {
+                case let .presented(serial, _, _): completed.insert(serial)
+                case let .vblank(timing): answers.append(timing.msc)
+                default: break
+                }
+            }
+            events.removeAll()
+            if window.hasQueuedEvents { continue }
+            var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 20)
+        }
+        #expect(completed == Set(serials))
+        #expect(answers.count == serials.count, "vblanks answered at \(answers) for requests at \(now.msc + 2)...\(now.msc + 4)")
+    }
 }
