@@ -199,13 +199,23 @@ extension DisplayLink {
         vblank.onTickSourceChange?(source)
     }
 
-    /// Starts the grid at `reported`: it is index 0 and due now. Used for the first vblank and
+    /// Starts the grid at `reported`'s vblank: it is index 0 and due now. Used for the first vblank and
     /// when vblanks come back after the timer stood in.
     private func anchor(on reported: Vblank) {
         if vblank.tickSource == .timer { statistics.noteDiscontinuity() }
         vblank.mscBase = reported.msc
         basePeriod = settledPeriod ?? 1 / refreshRate
-        epoch = reported.time
+        // Once the fit has settled, on its line, where follow() keeps the grid: a stamp can be
+        // far off it (a server may stamp an answer it sends late with the time it sends it).
+        // Laid on that stamp, the grid jumped by a fraction of a period, and a timer standing in
+        // again before the next vblank ticked off the line. Only for a counter the fit holds: an
+        // answer kept out of it may count on another display.
+        if settledPeriod != nil, vblank.fit.newest?.msc == reported.msc,
+           let onLine = vblank.fit.time(ofMSC: reported.msc, fallbackPeriod: basePeriod) {
+            epoch = onLine
+        } else {
+            epoch = reported.time
+        }
         lastDeliveredIndex = nil
         // Counters never go back: a vblank reported late, after the timer ticked past it, does
         // not tick; the next tick is the vblank the last frame was drawn for.

@@ -275,3 +275,48 @@ extension VblankTickingTests {
         #expect(link.statistics.framesDropped == 0)
     }
 }
+
+extension VblankTickingTests {
+    /// Vblanks stop, one answer comes back, and they stop again before the next vblank tick (a
+    /// server stopped twice in a row). A server may stamp an answer it sends late with the time
+    /// it sends it, up to half a period off the line the earlier vblanks were on; a second answer
+    /// for the same vblank (a request queued while the server was stopped) may follow at once. As with CADisplayLink, the frames stay on that
+    /// line throughout: the timer that stands in again continues the vblanks' grid, and
+    /// targetTimestamp moves on by whole periods, never back and never by a fraction of one.
+    @Test(arguments: [-0.0082, 0.0075], [1, 2])
+    func aLoneVblankBetweenTwoStallsKeepsTheGrid(stampError: Double, answers: Int) throws {
+        let harness = VblankHarness(displayRate: 60)
+        harness.display.jitter = [0, -0.000_667, -0.000_333]  // a millisecond timer: 16, 17, 17 ms
+        harness.display.stopsAt = 660  // 11 s; the display stays silent but for the answers below
+        harness.run(until: 11.3)
+        #expect(harness.link.tickSource == .timer)
+        let period = try #require(harness.link.refreshFit.period)
+        // The vblank the timer's next tick stands for, stamped off its place on the line. Late,
+        // it arrives after that tick; early, before it and ticks.
+        let msc = try #require(harness.frames.last?.targetMSC)
+        let stamp = try #require(harness.link.refreshFit.time(ofMSC: msc, fallbackPeriod: period)) + stampError
+        harness.run(until: stamp)
+        for _ in 0..<answers { harness.link.receiveVblank(Vblank(time: stamp, msc: msc)) }
+        #expect(harness.link.tickSource == .vblank)
+        harness.run(until: 11.6)
+        #expect(harness.sourceChanges.map(\.0) == [.timer, .vblank, .timer])
+
+        let fit = harness.link.refreshFit
+        // The stamp that came back is one of the fit's: it moves the line's end by up to 0.5 ms.
+        let tolerance = 0.001
+        let frames = harness.frames.filter { $0.timestamp > 10.9 }
+        #expect(frames.count > 30)
+        func offGrid(_ interval: Double) -> Double { abs(interval - (interval / period).rounded() * period) }
+        for (a, b) in zip(frames, frames.dropFirst()) {
+            #expect(b.timestamp >= a.targetTimestamp - tolerance, "frame \(b.frameIndex) for \(b.timestamp) before the last target \(a.targetTimestamp)")
+            #expect(offGrid(b.targetTimestamp - a.targetTimestamp) < tolerance, "targets \(a.targetTimestamp) -> \(b.targetTimestamp)")
+            #expect(offGrid(b.timestamp - a.timestamp) < tolerance, "ticks \(a.timestamp) -> \(b.timestamp)")
+        }
+        // The timer ticks on the vblanks' line, the one the fit predicts.
+        for frame in frames.suffix(10) {
+            let counter = try #require(frame.msc)
+            let vblank = try #require(fit.time(ofMSC: counter, fallbackPeriod: period))
+            #expect(abs(frame.timestamp - vblank) < tolerance, "tick for vblank \(counter) at \(frame.timestamp), the line's \(vblank)")
+        }
+    }
+}
