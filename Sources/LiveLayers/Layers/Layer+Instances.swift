@@ -18,10 +18,7 @@ extension Layer {
         copy.state.assign(from: state)
         if copy.contentsStorage !== contentsStorage { copy.contentsStorage = contentsStorage }
         for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
-        guard hasBeenCommitted, !attachedAnimations.isEmpty else { return }
-        let local = localTime(fromMediaTime: time)
-        for record in attachedAnimations where record.isCommitted {
-            record.effect?.apply(to: copy, parentTime: local)
-        }
+        guard hasBeenCommitted, !animationSlots.isEmpty else { return }
+        applyAnimations(to: copy, localTime: localTime(fromMediaTime: time))
     }
 }

@@ -21,7 +21,7 @@ extension Layer {
     /// returns the copy itself.
     public func presentation() -> Self? {
         if isPresentationCopy { return self }
-        guard hasBeenCommitted, attachedAnimations.contains(where: \.isCommitted) else { return nil }
+        guard hasBeenCommitted, hasCommittedAnimation else { return nil }
         return linkedPresentation() as? Self
     }
 
@@ -31,9 +31,12 @@ extension Layer {
         let copy = updatedPresentation(atMediaTime: now)
         // Written without closures: a main-actor closure handed to the standard library checks
         // its isolation on every call, once per layer per frame.
+        // Links are written only when they change: a store dirties the copy's line, which is
+        // then written back to memory (with 10,000 layers, every line a frame dirties is).
         if let superlayer = superlayerStorage, superlayer.hasBeenCommitted {
-            copy.superlayerStorage = superlayer.updatedPresentation(atMediaTime: now)
-        } else {
+            let parentCopy = superlayer.updatedPresentation(atMediaTime: now)
+            if copy.superlayerStorage !== parentCopy { copy.superlayerStorage = parentCopy }
+        } else if copy.superlayerStorage != nil {
             copy.superlayerStorage = nil
         }
         if !sublayerStorage.isEmpty || !copy.sublayerStorage.isEmpty {
@@ -74,7 +77,7 @@ extension Layer {
         // time, so the timing epoch is part of the stamp.
         let epoch = LayerRuntime.shared.timingEpoch
         if presentationStamp.time == time && presentationStamp.version == modelVersion
-            && (attachedAnimations.isEmpty || presentationStamp.epoch == epoch) { return copy }
+            && (!hasAttachedAnimations || presentationStamp.epoch == epoch) { return copy }
         let refreshedVersion = presentationStamp.version
         presentationStamp = (time, modelVersion, epoch)
         if refreshedVersion == modelVersion, copy.modelVersion == copyVersionAtRefresh, let fields = animatedFields {
@@ -90,12 +93,7 @@ extension Layer {
         }
         if copy.contentsStorage !== contentsStorage { copy.contentsStorage = contentsStorage }
         for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
-        if !attachedAnimations.isEmpty {
-            let local = localTime(fromMediaTime: time)
-            for record in attachedAnimations where record.isCommitted {
-                record.effect?.apply(to: copy, parentTime: local)
-            }
-        }
+        if !animationSlots.isEmpty { applyAnimations(to: copy, localTime: localTime(fromMediaTime: time)) }
         return copy
     }
 
@@ -125,7 +123,7 @@ extension Layer {
     /// The presentation value of `keyPath` at the current media time.
     public func presentationValue(forKeyPath keyPath: String) -> (any Interpolatable)? {
         guard let accessor = accessor(forKeyPath: keyPath) else { return nil }
-        if !hasBeenCommitted || attachedAnimations.isEmpty { return accessor.value(of: self) }
+        if !hasBeenCommitted || !hasAttachedAnimations { return accessor.value(of: self) }
         return accessor.value(of: updatedPresentation(atMediaTime: LayerRuntime.shared.currentTime))
     }
 

@@ -26,15 +26,19 @@ open class Layer {
     // MARK: Storage
 
     // The fields every frame reads for every layer (tree walks, the presentation stamp, the
-    // renderer's record) come first, on the cache lines of the object's header, which
-    // retaining it touches anyway; `state` (about 500 bytes) follows. With 10,000 layers the
-    // tree no longer fits in the cache, and each line a walk touches is a miss.
-    /// The renderer's per-layer record (backing store, last device bounds).
-    var renderRecord: AnyObject?
+    // evaluators) come first, on the cache lines of the object's header, which retaining it
+    // touches anyway, and `state` right after them, its animated fields first. With 10,000
+    // layers the tree no longer fits in the cache, and each line a frame touches is a miss.
     let isPresentationCopy: Bool
+    var hasBeenCommitted = false
+    /// Whether `attachedAnimations` is not empty, whether one of them is committed, and whether
+    /// a committed one redraws the layer: kept here so that a frame reads no list or record
+    /// (each in another object: a miss apiece with 10,000 layers). Set by `animationsChanged`.
+    var hasAttachedAnimations = false
+    var hasCommittedAnimation = false
+    var hasRedrawingAnimation = false
     var sublayerStorage: [Layer] = []
     var maskStorage: Layer?
-    var attachedAnimations: [AttachedAnimation] = []
     var presentationCopy: Layer?
     // Back-pointers are unowned(unsafe), not weak: a weak reference gives its target a side
     // table, which makes every retain of a layer slow. They are kept valid by hand instead:
@@ -42,27 +46,31 @@ open class Layer {
     unowned(unsafe) var superlayerStorage: Layer?
     /// The layer this one masks.
     unowned(unsafe) var maskOwner: Layer?
-    /// The storage of the three timing properties (read for every ancestor by `localTime`).
-    var timing = LayerTiming()
+    /// The committed animations' evaluators in the order they apply, in one buffer: what a
+    /// presentation refresh runs (see `animationsChanged`).
+    var animationSlots: ContiguousArray<AnimationSlot> = []
     var presentationStamp = (time: Double.nan, version: -1, epoch: -1)
     var modelVersion = 0
-    /// The earliest media time an attached animation can start or end, and the timing epoch
-    /// it was computed in (see `collectLifecycleEvents`).
-    var lifecycleCheckTime = -Double.infinity
-    var lifecycleEpoch = -1
-    var hasBeenCommitted = false
     /// The state fields the committed animations write into the presentation copy, found at
     /// its last full refresh (nil: some animation writes something else), and the copy's
     /// `modelVersion` then (a write to the copy itself bumps it).
     var animatedFields: StateFields?
     var copyVersionAtRefresh = -1
+    /// The storage of the three timing properties (read for every ancestor by `localTime`).
+    var timing = LayerTiming()
+    /// The storage of ``contents``, internal so that the renderer's reads need no dynamic
+    /// exclusivity check (see LayerTiming).
+    var contentsStorage: Bitmap?
+    private(set) var propertyBoxes: [AnyPropertyBox] = []
     /// Unchecked exclusivity: the effects' copy-on-write accessor inside some writes of the
     /// state made the optimizer keep a dynamic check on every access to it, reads included
     /// (four per animated layer a frame, 750 instructions). Nothing here holds an access to
     /// the state across a call that could reach the same layer's state.
     @exclusivity(unchecked) var state = LayerState()
-    private(set) var propertyBoxes: [AnyPropertyBox] = []
     private(set) var schema: LayerSchema
+    /// The renderer's per-layer record (backing store, last device bounds).
+    var renderRecord: AnyObject?
+    var attachedAnimations: [AttachedAnimation] = []
 
     unowned(unsafe) var modelLayer: Layer?
     /// Bumped on every change that can alter what the layer or its subtree draws.
@@ -206,10 +214,6 @@ open class Layer {
             didChange(key: "contents", previous: nil)
         }
     }
-
-    /// The storage of ``contents``, internal so that the renderer's reads need no dynamic
-    /// exclusivity check (see LayerTiming).
-    var contentsStorage: Bitmap?
 
     /// Bumped each time ``contents`` is set, even to the same bitmap.
     var contentsSerial = 0

@@ -59,11 +59,13 @@ public enum ContentsGravity: Sendable, Hashable {
 /// The built-in properties of a layer. Kept together so that a presentation copy takes them
 /// in one assignment and the renderer compares them in one comparison.
 struct LayerState: Equatable {
-    var bounds = Rect.zero
+    // The most animated fields first, next to the layer's hot fields: a frame of moving,
+    // fading layers reads and writes them and often nothing else of the state.
     var position = Point.zero
+    var opacity = 1.0
+    var bounds = Rect.zero
     var anchorPoint = Point(x: 0.5, y: 0.5)
     var transform = Transform.identity
-    var opacity = 1.0
     var isHidden = false
     var backgroundColor: Color?
     var cornerRadius = 0.0

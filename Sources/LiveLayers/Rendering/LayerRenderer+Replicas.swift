@@ -48,7 +48,7 @@ extension LayerRenderer {
         }
         let copy = replicator.instanceCopies[id].unsafelyUnwrapped[index]
         layer.refreshInstanceCopy(copy, atMediaTime: time)
-        if !layer.attachedAnimations.isEmpty { animating = true }
+        if layer.hasAttachedAnimations { animating = true }
         if isTop { copy.state.opacity *= tint.alpha }
         if tint.red != 1 || tint.green != 1 || tint.blue != 1 { Self.tint(copy, by: tint) }
         guard !copy.state.isHidden else { return .zero }

@@ -197,7 +197,7 @@ public final class LayerRenderer {
         let record = layer.record(in: self)
         record.generation = frameNumber
         visited.append(record)
-        let shown = layer.hasBeenCommitted && !layer.attachedAnimations.isEmpty
+        let shown = layer.hasBeenCommitted && layer.hasAttachedAnimations
             ? layer.updatedPresentation(atMediaTime: time) : layer
         record.shown = shown
         let state = shown.state

@@ -49,8 +49,15 @@ enum LifecycleEvent {
 
 /// A layer on the watch list, not retained: as in Core Animation, a layer lives as long as the
 /// app holds it, running animations or not. Its deinit takes it off the list (`unwatch`).
+///
+/// With it, the earliest media time at which one of its animations can start or end, and the
+/// timing epoch that was computed in: before then, and while no timing changed, a frame
+/// update skips the layer without reading it (each layer read is a cache miss with 10,000
+/// of them, where the list is read in order, which the processor fetches ahead).
 struct WatchedLayer {
     unowned(unsafe) let layer: Layer
+    var checkTime = -Double.infinity
+    var epoch = -1
 }
 
 @MainActor
@@ -62,7 +69,11 @@ final class LayerRuntime {
     /// Layers changed or given animations since the last commit.
     var touched: [Layer] = []
     /// Layers with attached animations, checked for start and stop every frame.
-    var animating: [WatchedLayer] = []
+    ///
+    /// Exclusivity unchecked: its elements are written in place (a frame's bounds, a reset),
+    /// and the compiler would check every access at run time; no access to it is held across
+    /// a call that could reach it (the frame update reads an entry, calls, then writes it).
+    @exclusivity(unchecked) var animating: [WatchedLayer] = []
     var events: [LifecycleEvent] = []
     /// Bumped whenever a layer's timing or place in the tree changes, which can move the
     /// media time at which its animations start and end.
@@ -176,6 +187,14 @@ final class LayerRuntime {
         animating = list
     }
 
+    /// Makes the next frame update check `layer`'s animations for a start or stop: they or
+    /// their timing changed.
+    func resetLifecycleBound(of layer: Layer) {
+        let index = layer.watchIndex
+        guard index >= 0 else { return }
+        animating[index].checkTime = -.infinity
+    }
+
     /// Takes the layer at `index` off the watch list, moving the last one into its place.
     private func removeWatched(at index: Int) {
         var list = animating
@@ -216,14 +235,25 @@ final class LayerRuntime {
         // dynamic exclusivity check.
         var collected: [LifecycleEvent] = []
         swap(&collected, &events)
+        // Nothing starts or ends before a layer's bound, unless the timing of the layer or of
+        // an ancestor changed since (a new epoch); adding, committing or removing an
+        // animation resets the bound.
+        let epoch = timingEpoch
         var i = 0
         while i < animating.count {
-            let layer = animating[i].layer
-            let checked = layer.collectLifecycleEvents(atMediaTime: time, into: &collected)
-            if checked && layer.attachedAnimations.isEmpty {
-                removeWatched(at: i)
-            } else {
+            let entry = animating[i]
+            if entry.epoch == epoch && time < entry.checkTime {
                 i += 1
+                continue
+            }
+            let layer = entry.layer
+            let next = layer.hasAttachedAnimations ? layer.collectLifecycleEvents(atMediaTime: time, into: &collected) : 0
+            if layer.hasAttachedAnimations {
+                animating[i].checkTime = next
+                animating[i].epoch = epoch
+                i += 1
+            } else {
+                removeWatched(at: i)
             }
         }
         collected.append(contentsOf: events)
