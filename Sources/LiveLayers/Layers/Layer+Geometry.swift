@@ -118,7 +118,7 @@ extension Layer {
     /// This layer's local time for an absolute media time, through every ancestor's timing.
     func localTime(fromMediaTime t: Double) -> Double {
         let parentTime = (superlayerStorage ?? maskOwner)?.localTime(fromMediaTime: t) ?? t
-        return timing.localTime(parentTime: parentTime)
+        return hasIdentityTiming ? parentTime : timing.localTime(parentTime: parentTime)
     }
 
     /// The absolute media time at which this layer's local time is `t` (`.infinity` if a

@@ -25,10 +25,11 @@ import Raster
 open class Layer {
     // MARK: Storage
 
-    // The fields every frame reads for every layer (tree walks, the presentation stamp, the
-    // evaluators) come first, on the cache lines of the object's header, which retaining it
-    // touches anyway, and `state` right after them, its animated fields first. With 10,000
-    // layers the tree no longer fits in the cache, and each line a frame touches is a miss.
+    // The fields a frame reads for every animated layer come first, in the order it reads
+    // them, and the state right after them, its animated fields first: the layer and its
+    // presentation copy take three cache lines each (with 10,000 layers the tree no longer fits
+    // in the cache, and each line a frame touches is a miss). What a frame reads only in rarer
+    // cases (a mask's owner, a timing that is not the identity) comes after the state.
     let isPresentationCopy: Bool
     var hasBeenCommitted = false
     /// Whether `attachedAnimations` is not empty, whether one of them is committed, and whether
@@ -37,6 +38,8 @@ open class Layer {
     var hasAttachedAnimations = false
     var hasCommittedAnimation = false
     var hasRedrawingAnimation = false
+    /// Whether `timing` is the identity, so that `localTime` need not read it.
+    var hasIdentityTiming = true
     var sublayerStorage: [Layer] = []
     var maskStorage: Layer?
     var presentationCopy: Layer?
@@ -44,20 +47,16 @@ open class Layer {
     // table, which makes every retain of a layer slow. They are kept valid by hand instead:
     // a layer's deinit clears the pointers of the layers that point at it (see `deinit`).
     unowned(unsafe) var superlayerStorage: Layer?
-    /// The layer this one masks.
-    unowned(unsafe) var maskOwner: Layer?
     /// The committed animations' evaluators in the order they apply, in one buffer: what a
     /// presentation refresh runs (see `animationsChanged`).
     var animationSlots: ContiguousArray<AnimationSlot> = []
     var presentationStamp = (time: Double.nan, version: -1, epoch: -1)
     var modelVersion = 0
-    /// The state fields the committed animations write into the presentation copy, found at
-    /// its last full refresh (nil: some animation writes something else), and the copy's
-    /// `modelVersion` then (a write to the copy itself bumps it).
-    var animatedFields: StateFields?
+    /// The copy's `modelVersion` at its last full refresh (a write to the copy itself bumps
+    /// it), and the state fields the committed animations write into the copy, found then
+    /// (nil: some animation writes something else).
     var copyVersionAtRefresh = -1
-    /// The storage of the three timing properties (read for every ancestor by `localTime`).
-    var timing = LayerTiming()
+    var animatedFields: StateFields?
     /// The storage of ``contents``, internal so that the renderer's reads need no dynamic
     /// exclusivity check (see LayerTiming).
     var contentsStorage: Bitmap?
@@ -67,6 +66,11 @@ open class Layer {
     /// (four per animated layer a frame, 750 instructions). Nothing here holds an access to
     /// the state across a call that could reach the same layer's state.
     @exclusivity(unchecked) var state = LayerState()
+    /// The layer this one masks.
+    unowned(unsafe) var maskOwner: Layer?
+    /// The storage of the three timing properties (read for every ancestor by `localTime`
+    /// unless `hasIdentityTiming`).
+    var timing = LayerTiming()
     private(set) var schema: LayerSchema
     /// The renderer's per-layer record (backing store, last device bounds).
     var renderRecord: AnyObject?
@@ -368,6 +372,7 @@ open class Layer {
     }
 
     private func didChangeTiming() {
+        hasIdentityTiming = timing.isIdentity
         guard !isPresentationCopy else { return }
         LayerRuntime.shared.timingEpoch &+= 1
         modelVersion &+= 1
