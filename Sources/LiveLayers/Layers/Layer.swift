@@ -40,6 +40,9 @@ open class Layer {
     var hasRedrawingAnimation = false
     /// Whether `timing` is the identity, so that `localTime` need not read it.
     var hasIdentityTiming = true
+    var needsDisplayFlag = false
+    /// Set by the default `draw(in:)` when there is no delegate: nothing to keep a backing store for.
+    var drawsNothing = false
     var sublayerStorage: [Layer] = []
     var maskStorage: Layer?
     var presentationCopy: Layer?
@@ -61,6 +64,11 @@ open class Layer {
     /// exclusivity check (see LayerTiming).
     var contentsStorage: Bitmap?
     private(set) var propertyBoxes: [AnyPropertyBox] = []
+    /// The renderer's per-layer record (backing store, last device bounds), and the serial of
+    /// ``contents`` (bumped each time it is set, even to the same bitmap): read by every frame
+    /// a renderer prepares, before the state.
+    var renderRecord: AnyObject?
+    var contentsSerial = 0
     /// Unchecked exclusivity: the effects' copy-on-write accessor inside some writes of the
     /// state made the optimizer keep a dynamic check on every access to it, reads included
     /// (four per animated layer a frame, 750 instructions). Nothing here holds an access to
@@ -72,8 +80,6 @@ open class Layer {
     /// unless `hasIdentityTiming`).
     var timing = LayerTiming()
     private(set) var schema: LayerSchema
-    /// The renderer's per-layer record (backing store, last device bounds).
-    var renderRecord: AnyObject?
     var attachedAnimations: [AttachedAnimation] = []
 
     unowned(unsafe) var modelLayer: Layer?
@@ -84,9 +90,6 @@ open class Layer {
     /// is then a swap, not a search (freeing a tree of n animated layers searched n times).
     var watchIndex = -1
     var isWatched: Bool { watchIndex >= 0 }
-    var needsDisplayFlag = false
-    /// Set by the default `draw(in:)` when there is no delegate: nothing to keep a backing store for.
-    var drawsNothing = false
     private var pendingChange: (key: String, previous: any Interpolatable)?
 
     static var creatingPresentationCopy = false
@@ -218,9 +221,6 @@ open class Layer {
             didChange(key: "contents", previous: nil)
         }
     }
-
-    /// Bumped each time ``contents`` is set, even to the same bitmap.
-    var contentsSerial = 0
 
     /// Whether a bounds change asks for redisplay. Default `false`.
     public var needsDisplayOnBoundsChange = false

@@ -31,36 +31,58 @@ struct RenderSignature: Equatable {
 /// backing store, and last frame's signature and device rectangle.
 @MainActor
 final class RenderRecord {
+    // What preparing and drawing a frame read or write for every layer comes first, on the
+    // object's first cache lines (with 10,000 layers each line a frame touches is a miss);
+    // groups, shadows, replicas, masks and pictures after it, and the signature last.
     /// The layer whose values are drawn this frame: the presentation copy or the model.
     unowned(unsafe) var shown: Layer
-    var deviceTransform = Transform.identity
-    var opacity = 1.0
+    /// The renderer this record belongs to: its identifier, compared on every lookup, and a weak
+    /// reference that tells when it is gone. Another renderer's record follows in `next`.
+    let rendererID: Int
+    /// The frame this record was last visited in.
+    var generation = 0
     var isVisible = false
+    /// Effects (LayerRenderer+Effects): whether the subtree is one offscreen picture.
+    var isGroup = false
+    /// Whether anything in the layer's subtree (its own signature included) changed this frame.
+    var hasChanged = true
+    var hasSignature = false
+    /// Drawn content recorded as path fills (instead of a backing store) while `hasFills`.
+    var hasFills = false
+    var opacity = 1.0
+    var deviceTransform = Transform.identity
     /// The layer's own pixels in device space, this frame and last frame.
     var deviceRect = IntRect.zero
     var previousRect = IntRect.zero
     /// The layer's and its visible descendants' pixels, for skipping subtrees outside damage.
     var subtreeRect = IntRect.zero
+    /// The subtree's pixels before effects (shadow) are added.
+    var contentRect = IntRect.zero
     var contentVersion = 0
+    /// How many layers (masks included) the subtree had last frame: one fewer means one was removed.
+    var subtreeCount = 0
+    /// What decided the group's alpha and blend, and where the cached shadow lands.
+    var groupKey = 0
+    var shadowRect = IntRect.zero
+    /// The occlusion pass (LayerRenderer+Occlusion) in which this layer was an ancestor of the
+    /// occluder, and the same for the lower band of a frame drawn on two threads (its own, so
+    /// the threads never write one field).
+    var occlusionPass = 0
+    var bandOcclusionPass = 0
     var backingStore: Bitmap?
+    /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
+    var drawOrder: [Layer] = []
+    var fills: FillRecording?
+
     var backingContext: GraphicsContext?
-    /// The owner's device transform, for a mask layer.
-    var generation = 0
     /// A replicator's instances: their device extent and what decided their pixels, last frame.
     var replicaRect = IntRect.zero
     var replicaKey = 0
-    /// Effects (LayerRenderer+Effects): whether the subtree is one offscreen picture, what
-    /// decided the group's alpha and blend, and the cached shadow with where it lands.
-    var isGroup = false
-    var groupKey = 0
-    var contentRect = IntRect.zero
-    var shadowRect = IntRect.zero
+    /// The cached shadow.
     var shadowKey = 0
     var shadowIsStale = true
     var shadowBlur: AlphaBlur?
     var shadowShift = (dx: 0, dy: 0, sigma: 0.0)
-    /// The occlusion pass (LayerRenderer+Occlusion) in which this layer was an ancestor of the occluder.
-    var occlusionPass = 0
     /// The device pixel at pixel (0, 0) of the picture the shadow was blurred from.
     var shadowOrigin = (x: 0, y: 0)
     /// A group's picture, kept while nothing in its subtree changes: the device rectangle it
@@ -68,24 +90,11 @@ final class RenderRecord {
     var picture: OffscreenPicture?
     var pictureRect = IntRect.zero
     var pictureFrame = Int.min
-    /// How many layers (masks included) the subtree had last frame: one fewer means one was removed.
-    var subtreeCount = 0
-    /// Whether anything in the layer's subtree (its own signature included) changed this frame.
-    var hasChanged = true
     /// A mask layer's picture drawn into alpha, kept like a group's (LayerRenderer+MaskPictures).
     var maskPicture: OffscreenPicture?
     var maskPictureRect = IntRect.zero
     var maskPictureFrame = Int.min
     var maskPictureMode = MaskMode.alpha
-    /// The same for the lower band of a frame drawn on two threads (its own, so the threads
-    /// never write one field).
-    var bandOcclusionPass = 0
-    /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
-    var drawOrder: [Layer] = []
-
-    /// The renderer this record belongs to: its identifier, compared on every lookup, and a weak
-    /// reference that tells when it is gone. Another renderer's record follows in `next`.
-    let rendererID: Int
     weak var renderer: LayerRenderer?
     var next: RenderRecord?
 
@@ -95,10 +104,7 @@ final class RenderRecord {
         self.renderer = renderer
     }
 
-    /// Drawn content recorded as path fills (instead of a backing store) while `hasFills`.
-    var fills: FillRecording?
     private var fillRecorder: GraphicsContext?
-    var hasFills = false
     /// False once the layer's drawing turned out not to be only solid fills.
     var isRecordable = true
     /// The content version the backing store was last rasterized from the fills at.
@@ -110,10 +116,9 @@ final class RenderRecord {
     /// A mask layer's own damage this frame (old and new rectangles), for its owner to add
     /// when the mask is drawn into pixels rather than tracked as coverage.
     var maskSelfDamage = (IntRect.zero, IntRect.zero)
-    /// Last frame's signature, stored last: at about 600 bytes it would put the fields that
+    /// Last frame's signature, stored last: at about 330 bytes it would put the fields that
     /// the drawing and occlusion walks read for every layer on different cache lines.
     var signature = RenderSignature()
-    var hasSignature = false
 
     /// The pixel size of a backing store for `bounds`, or nil when it would be empty or too big.
     static func storeRect(for bounds: Rect) -> IntRect? {
