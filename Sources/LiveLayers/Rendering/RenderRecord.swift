@@ -50,29 +50,31 @@ final class RenderRecord {
     /// Drawn content recorded as path fills (instead of a backing store) while `hasFills`.
     var hasFills = false
     var opacity = 1.0
-    var deviceTransform = Transform.identity
+    /// The layer's and its visible descendants' pixels, for skipping subtrees outside damage
+    /// (drawing and the occlusion search ask it first, of every layer, for each damaged rectangle).
+    var subtreeRect = IntRect.zero
+    /// Where the cached shadow lands (empty without one).
+    var shadowRect = IntRect.zero
     /// The layer's own pixels in device space, this frame and last frame.
     var deviceRect = IntRect.zero
-    var previousRect = IntRect.zero
-    /// The layer's and its visible descendants' pixels, for skipping subtrees outside damage.
-    var subtreeRect = IntRect.zero
-    /// The subtree's pixels before effects (shadow) are added.
-    var contentRect = IntRect.zero
-    var contentVersion = 0
-    /// How many layers (masks included) the subtree had last frame: one fewer means one was removed.
-    var subtreeCount = 0
-    /// What decided the group's alpha and blend, and where the cached shadow lands.
-    var groupKey = 0
-    var shadowRect = IntRect.zero
+    var deviceTransform = Transform.identity
+    var backingStore: Bitmap?
+    var fills: FillRecording?
+    /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
+    var drawOrder: [Layer] = []
     /// The occlusion pass (LayerRenderer+Occlusion) in which this layer was an ancestor of the
     /// occluder, and the same for the lower band of a frame drawn on two threads (its own, so
     /// the threads never write one field).
     var occlusionPass = 0
     var bandOcclusionPass = 0
-    var backingStore: Bitmap?
-    /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
-    var drawOrder: [Layer] = []
-    var fills: FillRecording?
+    var previousRect = IntRect.zero
+    /// The subtree's pixels before effects (shadow) are added.
+    var contentRect = IntRect.zero
+    var contentVersion = 0
+    /// How many layers (masks included) the subtree had last frame: one fewer means one was removed.
+    var subtreeCount = 0
+    /// What decided the group's alpha and blend.
+    var groupKey = 0
 
     var backingContext: GraphicsContext?
     /// A replicator's instances: their device extent and what decided their pixels, last frame.
