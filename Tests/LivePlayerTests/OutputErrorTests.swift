@@ -84,6 +84,30 @@ import Testing
         #expect(json.contains("\"frameCount\": 2"), "read: \(json.prefix(200))")
     }
 
+    /// A FIFO whose reader leaves after a few bytes fails the screenshot (named, with the
+    /// reason) and is still there afterwards: libpng's own file writer removed the path on a
+    /// failed write, which as root deleted a device such as /dev/full.
+    @Test func aScreenshotThatFailsLeavesTheFifoInPlace() throws {
+        let fifo = PlayerProcess.temporaryPath("shot.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        // The gallery at 1024x768 is about 160 KB of PNG, more than a pipe holds: with the
+        // reader gone after 8 bytes, some write must fail.
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/head")
+        reader.arguments = ["-c", "8", fifo]
+        reader.standardOutput = FileHandle.nullDevice
+        try reader.run()
+        let result = try PlayerProcess.run(["gallery", "--at", "1", "--size", "1024x768", "--screenshot", fifo])
+        let release = open(fifo, O_WRONLY | O_NONBLOCK)
+        if release >= 0 { close(release) }
+        reader.waitUntilExit()
+        #expect(result.status == 74, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains(fifo) && result.stderr.contains("Broken pipe"), "stderr: \(result.stderr)")
+        var info = stat()
+        #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was removed")
+    }
+
     @Test func aFolderIsRefused() throws {
         let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2", "--stats", "/tmp"])
         #expect(result.status != 0 && result.status != nil)

@@ -59,10 +59,23 @@ extension Bitmap {
     public func writePNG(to path: String) throws(PNGError) {
         var straight = straightPixels()
         var image = pngImage()
-        let ok = png_image_write_to_file(&image, path, 0, &straight, Int32(width * 4), nil)
-        guard ok != 0 else {
-            let reason = PNGCodec.message(of: &image)
+        // Not png_image_write_to_file: when a write fails it removes the path, which deletes a
+        // device or a FIFO given as the output (run as root, /dev/full itself). Only a partial
+        // regular file is removed here.
+        guard let file = fopen(path, "wb") else { throw .fileError(path: path, reason: String(cString: strerror(errno))) }
+        var info = stat()
+        let isRegular = fstat(fileno(file), &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        var reason: String?
+        if png_image_write_to_stdio(&image, file, 0, &straight, Int32(width * 4), nil) == 0 {
+            let error = errno
+            reason = ferror(file) != 0 ? String(cString: strerror(error)) : PNGCodec.message(of: &image)
             png_image_free(&image)
+        } else if fflush(file) != 0 || ferror(file) != 0 {
+            reason = String(cString: strerror(errno))
+        }
+        if fclose(file) != 0, reason == nil { reason = String(cString: strerror(errno)) }
+        if let reason {
+            if isRegular { unlink(path) }
             throw .fileError(path: path, reason: reason)
         }
     }
