@@ -114,4 +114,52 @@ private let server = WindowHarness.Server()
         #expect(player.wait(timeout: 30) == 0, "stderr: \(player.standardError)")
         #expect(player.standardOutput.contains("play 200x50 window"))
     }
+
+    /// space draws a frame at once, so the overlay's last lines say playing or paused: with
+    /// media time held (p) nothing else draws, and the overlay kept showing the state before.
+    /// 400x600 puts the composition (scaled 2) below the overlay: the square is 20 pixels wide,
+    /// its left edge at 20 x frame on row 300 when the frame is whole.
+    @Test func spaceShowsPlayingOrPausedInTheOverlay() throws {
+        let file = PlayerProcess.temporaryPath("square-overlay.json")
+        try Data(Self.json.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let (player, client, window) = try harness.launch(["play", file, "--size", "400x600"], title: "live-player: play")
+        defer { player.kill(SIGKILL) }
+        func press(_ key: Key) -> String? {
+            let prefix = "live-player:   shows "
+            let count = { player.standardError.split(separator: "\n").filter { $0.hasPrefix(prefix) }.count }
+            let before = count()
+            client.send(key, toWindow: window)
+            client.sync()
+            guard PlayerProcess.eventually(timeout: 30, { count() > before }) else { return nil }
+            return player.standardError.split(separator: "\n").last { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+        }
+        func image() -> Bitmap? { client.image(ofWindow: window).flatMap { $0.width == 400 ? $0 : nil } }
+
+        #expect(PlayerProcess.eventually { image() != nil })
+        client.send(.p, toWindow: window)
+        // A step draws its whole frame at once; on screen, nothing else draws while p holds time.
+        let stepped = try #require(press(.rightArrow))
+        let frame = try #require(Int(stepped.split(separator: " ")[1]))
+        let left = 20 * frame
+        var held: Bitmap?
+        #expect(PlayerProcess.eventually {
+            held = image()
+            guard let held else { return false }
+            return held[left, 300] == 0xFFFF_0000 && held[left + 19, 300] == 0xFFFF_0000 && (left == 0 || held[left - 1, 300] != 0xFFFF_0000)
+        }, "frame \(frame) is not shown")
+        let paused = try #require(held)
+
+        #expect(press(.space) == "frame \(frame) / 20 forward looping")
+        var resumed: Bitmap?
+        #expect(PlayerProcess.eventually(timeout: 20) { resumed = image(); return resumed.map { !$0.hasSamePixels(as: paused) } ?? false },
+                "space did not redraw: the overlay still says paused")
+        let playing = try #require(resumed)
+        #expect(press(.space) == "frame \(frame) / 20 paused looping")
+        #expect(PlayerProcess.eventually(timeout: 20) { image().map { !$0.hasSamePixels(as: playing) } ?? false },
+                "space did not redraw: the overlay still says playing")
+
+        client.send(.q, toWindow: window)
+        #expect(player.wait(timeout: 30) == 0, "stderr: \(player.standardError)")
+    }
 }

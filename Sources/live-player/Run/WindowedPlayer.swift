@@ -273,6 +273,9 @@ final class WindowedPlayer: FrameSource {
         case .space:
             catchUp()
             transport.togglePause()
+            // Paused, the link draws nothing more: without this frame the overlay would keep
+            // saying playing, at a frame up to a quarter of a second old.
+            render(deliversTick: false)
         case .rightArrow, .leftArrow:
             catchUp()
             transport.step(by: key == .rightArrow ? 1 : -1)
