@@ -275,8 +275,8 @@ public final class X11Window {
     /// one. It wraps the frame buffer's memory, so it keeps the last frame's pixels; after a
     /// ``WindowEvent/resize(width:height:)`` it is a new, blank bitmap of the new size, and the
     /// one returned before must no longer be used (its memory is released). It is at most
-    /// ``Bitmap/maximumSide`` pixels a side (``frameSize(forWindowWidth:height:)``): a larger
-    /// window shows the frame in its top-left part.
+    /// ``Bitmap/maximumSide`` pixels a side and ``maximumFramePixels`` in all
+    /// (``frameSize(forWindowWidth:height:)``): a larger window shows the frame in its top-left part.
     ///
     /// With Present and MIT-SHM, it is a pixmap of the ring that the server has released
     /// (its present completed: copied or skipped), brought up to the last frame presented. With Present without MIT-SHM, it is
@@ -630,10 +630,24 @@ public final class X11Window {
         }
     }
 
+    /// The most pixels a frame buffer holds: 64 megapixels (8192x8192). A window another client
+    /// resizes to what the server allows (32767x32767, a gigapixel) would otherwise cost its
+    /// program gigabytes and seconds a frame.
+    public static let maximumFramePixels = 8192 * 8192
+
     /// The frame buffer's size for a window of `width`×`height`: each side clamped to
-    /// ``Bitmap/maximumSide``, as the server accepts windows up to 32767 pixels a side.
+    /// ``Bitmap/maximumSide``, as the server accepts windows up to 32767 pixels a side, then
+    /// both shrunk in proportion to at most ``maximumFramePixels``. The frame shows in the
+    /// window's top-left part.
     public static func frameSize(forWindowWidth width: Int, height: Int) -> (width: Int, height: Int) {
-        (min(max(width, 1), Bitmap.maximumSide), min(max(height, 1), Bitmap.maximumSide))
+        var w = min(max(width, 1), Bitmap.maximumSide), h = min(max(height, 1), Bitmap.maximumSide)
+        if w * h > maximumFramePixels {
+            let shrink = (Double(maximumFramePixels) / Double(w * h)).squareRoot()
+            w = max(1, Int(Double(w) * shrink))
+            h = max(1, Int(Double(h) * shrink))
+            while w * h > maximumFramePixels { if w >= h { w -= 1 } else { h -= 1 } }
+        }
+        return (w, h)
     }
 
     // MARK: Set-up helpers

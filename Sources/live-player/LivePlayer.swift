@@ -3,6 +3,7 @@
 import ArgumentParser
 import Lottie
 import Raster
+import X11Presenter
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -191,7 +192,7 @@ struct LivePlayer: ParsableCommand {
     /// The most pixels a frame may have: 64 megapixels (8192x8192). Memory grows with the pixels,
     /// about ``bytesPerPixel`` in the costliest scene (arrow: the frame, the scene bitmap, the
     /// scaled picture and the mask); the limit keeps a run near 1.2 GB.
-    static let largestFramePixels = 8192 * 8192
+    static let largestFramePixels = X11Window.maximumFramePixels
     /// What the arrow scene was measured to hold per pixel of its frame (maximum RSS,
     /// 4096x4096: 314 MB).
     static let bytesPerPixel = 18.0

@@ -213,3 +213,26 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(shown[20, 15] == 0xFF12_3456)
     }
 }
+
+/// A window the server lets another client make huge gets a frame buffer of at most 16384 a
+/// side and 64 megapixels: 32767x32767 cost the player 2 GB and seconds a frame.
+@Suite struct FrameSizeTests {
+    @Test(arguments: [(32767, 32767), (16384, 16384), (16000, 4200), (8193, 8192), (32767, 5000), (5000, 32767)])
+    func aHugeWindowsFrameIsAtMost64Megapixels(width: Int, height: Int) {
+        let frame = X11Window.frameSize(forWindowWidth: width, height: height)
+        #expect(frame.width * frame.height <= 8192 * 8192, "\(frame)")
+        #expect(frame.width <= Bitmap.maximumSide && frame.height <= Bitmap.maximumSide)
+        // Shrunk in proportion (within a pixel of rounding), not cut to a strip.
+        let sideLimited = (min(width, Bitmap.maximumSide), min(height, Bitmap.maximumSide))
+        let ratio = Double(sideLimited.0) / Double(sideLimited.1)
+        #expect(abs(Double(frame.width) / Double(frame.height) - ratio) < ratio * 0.001 + 1 / Double(frame.height), "\(frame)")
+        #expect(frame.width * frame.height > 8192 * 8192 - 2 * 16384, "\(frame)")
+    }
+
+    @Test func framesUpTo64MegapixelsKeepTheWindowsSize() {
+        #expect(X11Window.frameSize(forWindowWidth: 8192, height: 8192) == (8192, 8192))
+        #expect(X11Window.frameSize(forWindowWidth: 16384, height: 4096) == (16384, 4096))
+        #expect(X11Window.frameSize(forWindowWidth: 17000, height: 100) == (16384, 100))
+        #expect(X11Window.frameSize(forWindowWidth: 0, height: 0) == (1, 1))
+    }
+}
