@@ -147,8 +147,9 @@ extension TrackedCoverageTests {
     /// The arrow's sweep, grown a step at a time around the whole ring and shrunk back, with and
     /// without a second fill: where the head passes the ring's far side in the same rows, those
     /// rows are rasterized only up to a column between the two and joined with last update's
-    /// records right of it, and the mask is still that of a fresh coverage, bit for bit, with
-    /// every changed pixel reported.
+    /// records right of it; where the ring runs on from the head, each row only up to a gap
+    /// between edges right of the head. The mask is still that of a fresh coverage, bit for bit,
+    /// with every changed pixel reported.
     @Test(arguments: [false, true])
     func rowsJoinedWithTheFarSideEqualFreshCoverage(dot: Bool) throws {
         let clip = IntRect(x: 0, y: 0, width: 200, height: 200)
@@ -167,6 +168,9 @@ extension TrackedCoverageTests {
             if differing > 0 || unreported > 0 { break }
         }
         #expect(coverage.joinedFills > 40, "only \(coverage.joinedFills) fills joined with the far side")
+        // Where the ring runs on from the head in the same rows (no column between them), rows
+        // are joined each at its own gap right of the head.
+        #expect(coverage.rowJoinedFills > 20, "only \(coverage.rowJoinedFills) fills joined row by row")
     }
 
     /// Compares `coverage`'s mask, just updated to `recording`, with a fresh coverage of it, and

@@ -143,6 +143,17 @@ final class PathSegments {
         return first..<end
     }
 
+    /// How many rows of `rows` the segments lying wholly right of `column` cross, added up:
+    /// about how many (edge, row) runs a rasterization of those rows left of `column` skips.
+    func rowsCrossed(rightOf column: Int, in rows: Range<Int>) -> Double {
+        let top = Double(rows.lowerBound), bottom = Double(rows.upperBound), x = Double(column)
+        var crossed = 0.0
+        for j in 0..<segments.count where columnsLow[j] > x && rowsHigh[j] > top && rowsLow[j] < bottom {
+            crossed += min(bottom, rowsHigh[j]) - max(top, rowsLow[j])
+        }
+        return crossed
+    }
+
     /// A column right of every changed segment such that no segment spanning any of `rows` comes
     /// within two pixels of it: every edge in those rows lies wholly left of it (and is rasterized
     /// as over the whole width) or wholly right of it (and is unchanged, as is the coverage it

@@ -45,6 +45,11 @@ package final class TrackedCoverage {
     package private(set) var partialUpdates = 0
     /// How many fills' rows were rasterized only left of unchanged segments (for tests).
     package private(set) var joinedFills = 0
+    /// How many fills' rows were rasterized only up to a gap of each row right of the changed
+    /// segments (for tests).
+    package private(set) var rowJoinedFills = 0
+    /// Each rasterized row's column from which last update's records are carried over.
+    private let cuts: ScratchArray<Int32>
     /// Bytes held for row records (for tests: a warm update never grows them).
     package var recordCapacity: Int { current.capacity + next.capacity }
 
@@ -59,6 +64,7 @@ package final class TrackedCoverage {
         next = CoverageRows(rows: height)
         changedLo = ScratchArray(capacity: height)
         changedHi = ScratchArray(capacity: height)
+        cuts = ScratchArray(capacity: height)
         changedLo.reset(count: height, to: 0)
         changedHi.reset(count: height, to: 0)
         lastFills.reserveCapacity(4)
@@ -87,6 +93,17 @@ package final class TrackedCoverage {
         // growing ring, the ring's far side across the hole), only the columns left of a gap
         // between them are rasterized.
         let unchangedRight = rows.flatMap { segmentsNow.unchangedRight(of: $0, before: bounds.maxX) }
+        // Else each row may still be rasterized only up to a gap between edges right of the changed
+        // segments (the ring running on from the head in the same rows).
+        var rightOfChanges: Int?
+        if let rows, unchangedRight == nil, segmentsNow.changedColumns.high.isFinite {
+            let column = Int(segmentsNow.changedColumns.high.rounded(.up)) + 2
+            // Worth it when about one edge a row lies right of the column: carrying a row's
+            // records over costs about what rasterizing one edge across it does.
+            if column < bounds.maxX, segmentsNow.rowsCrossed(rightOf: column + 1, in: rows) >= Double(rows.count) {
+                rightOfChanges = column
+            }
+        }
         swap(&segments, &nextSegments)
         lastBounds = bounds
         lastFills.removeAll(keepingCapacity: true)
@@ -98,6 +115,7 @@ package final class TrackedCoverage {
         next.removeAll()
         next.alpha = alpha
         middles.removeAll()
+        var changedRows = (first: Int.max, last: Int.min)
         if let drawn {
             for i in drawn.fills.indices {
                 let fill = drawn.fills[i]
@@ -112,28 +130,37 @@ package final class TrackedCoverage {
                     rowClip = IntRect(x: bounds.x, y: rows.lowerBound, width: bounds.width, height: rows.count)
                 }
                 let newStart = next.records.count
+                var joined = true
                 if let rows, let right = unchangedRight,
                    rasterize(drawn.paths[i], rule: fill.rule, scale: fill.color >> 24, transform: transform,
                              rows: rows, from: bounds.x, to: right, joining: old) {
                     joinedFills += 1
+                } else if let rows, let column = rightOfChanges,
+                          rasterize(drawn.paths[i], rule: fill.rule, scale: fill.color >> 24, transform: transform,
+                                    rows: rows, in: bounds, gapsFrom: column, joining: old) {
+                    rowJoinedFills += 1
                 } else {
+                    joined = false
                     rasterizer.begin(clip: rowClip)
                     rasterizer.add(drawn.paths[i], transform: transform)
                     var sink = RowRecorder(rows: next, scale: fill.color >> 24)
                     rasterizer.render(rule: fill.rule, into: &sink)
                 }
-                middles.append(Middle(oldLow: old.lowerBound, oldHigh: old.upperBound, newLow: newStart, newHigh: next.records.count))
-                if rows != nil { next.copyRecords(current, old.upperBound..<current.fill(i).upperBound) }
+                let new = newStart..<next.records.count
+                middles.append(Middle(oldLow: old.lowerBound, oldHigh: old.upperBound, newLow: new.lowerBound, newHigh: new.upperBound))
+                if let rows {
+                    // Compared now, while ``cuts`` are this fill's: the records carried over from
+                    // them are the same.
+                    diff(old, new, everything: false, carriedFrom: joined ? cuts.base : nil, firstRow: rows.lowerBound, rows: &changedRows)
+                    next.copyRecords(current, old.upperBound..<current.fill(i).upperBound)
+                }
             }
         }
         next.endFill()
         // Which columns of which rows differ, fill by fill (only the rasterized rows when the
         // rest were carried over); a new overall alpha changes every covered pixel.
         let everything = current.alpha != next.alpha
-        var changedRows = (first: Int.max, last: Int.min)
-        if rows != nil {
-            for f in 0..<middles.count { diff(middles[f].old, middles[f].new, everything: false, rows: &changedRows) }
-        } else {
+        if rows == nil {
             for f in 0..<max(current.fillCount, next.fillCount) {
                 diff(current.fill(f), next.fill(f), everything: everything, rows: &changedRows)
             }
@@ -176,14 +203,60 @@ package final class TrackedCoverage {
     /// the same in both updates.
     private func rasterize(_ path: Path, rule: FillRule, scale: UInt32, transform: Transform, rows: Range<Int>,
                            from left: Int, to right: Int, joining old: Range<Int>) -> Bool {
+        cuts.reset(count: rows.count, to: Int32(right))
+        rasterizer.begin(clip: IntRect(x: left, y: rows.lowerBound, width: right - left, height: rows.count))
+        return rasterizeJoining(path, rule: rule, scale: scale, transform: transform, rows: rows, joining: old, wholeEnds: true)
+    }
+
+    /// Appends to `next` the records of `path` in `rows` left of a column of each row, and
+    /// `old`'s (current's records of those rows) from that column on: the first column at or
+    /// after `column` that no run of edge cells of `old` covers. False, nothing appended, when
+    /// they do not join as one rasterization of the whole width would have made them, or no
+    /// row has records of `old` right of its column (nothing to gain).
+    ///
+    /// Exact because the column lies right of every changed segment and between edges in both
+    /// updates: the winding there is the same whole number (the changed segments of the two
+    /// updates bound a region left of it), made whole (``Rasterizer/wholeIfNear(_:)``), and the
+    /// edges right of it are last update's, in the same order. Segments lying right of the
+    /// column of each row they cross are not even added (``Rasterizer/dropEdges(rightOf:rows:)``).
+    private func rasterize(_ path: Path, rule: FillRule, scale: UInt32, transform: Transform, rows: Range<Int>,
+                           in bounds: IntRect, gapsFrom column: Int, joining old: Range<Int>) -> Bool {
+        cuts.reset(count: rows.count, to: Int32(column))
+        let records = current.records.base, cut = cuts.base
+        var k = old.lowerBound, carried = false
+        while k < old.upperBound {
+            let y = Int(records[k].y)
+            var gap = column, rowEnd = column
+            // A row's records come in order of x, so one pass finds the first column past the
+            // runs of cells covering `column` (or abutting ones).
+            while k < old.upperBound && Int(records[k].y) == y {
+                let r = records[k]
+                k += 1
+                let end = Int(r.x) + Int(r.count)
+                if r.cells >= 0 && Int(r.x) <= gap && gap < end { gap = end }
+                rowEnd = max(rowEnd, end)
+            }
+            gap = min(gap, bounds.maxX)
+            if rowEnd > gap { carried = true }
+            cut[y - rows.lowerBound] = Int32(gap)
+        }
+        guard carried else { return false }
+        rasterizer.begin(clip: IntRect(x: bounds.x, y: rows.lowerBound, width: bounds.width, height: rows.count))
+        rasterizer.dropEdges(rightOf: cuts.base, rows: rows)
+        return rasterizeJoining(path, rule: rule, scale: scale, transform: transform, rows: rows, joining: old, wholeEnds: false)
+    }
+
+    /// Rasterizes `path` (the rasterizer begun) into `next` joined with `old` at ``cuts``; when
+    /// `wholeEnds`, every row must also end on a whole winding (the clip ends at the cut).
+    private func rasterizeJoining(_ path: Path, rule: FillRule, scale: UInt32, transform: Transform, rows: Range<Int>,
+                                  joining old: Range<Int>, wholeEnds: Bool) -> Bool {
         let next = self.next
         let recordStart = next.records.count, cellStart = next.cellBytes.count
-        rasterizer.begin(clip: IntRect(x: left, y: rows.lowerBound, width: right - left, height: rows.count))
         rasterizer.add(path, transform: transform)
-        var sink = JoiningRecorder(rows: next, scale: scale, old: current, range: old, right: right, firstRow: rows.lowerBound)
+        var sink = JoiningRecorder(rows: next, scale: scale, old: current, range: old, cuts: cuts.base, firstRow: rows.lowerBound)
         rasterizer.render(rule: rule, into: &sink)
         sink.finish(before: rows.upperBound)
-        if sink.joined && rasterizer.endsOnWholeWinding { return true }
+        if sink.joined && (!wholeEnds || rasterizer.endsOnWholeWinding) { return true }
         next.records.removeLast(downTo: recordStart)
         next.cellBytes.removeLast(downTo: cellStart)
         return false
@@ -226,8 +299,10 @@ package final class TrackedCoverage {
 
     /// Widens `changedLo`/`changedHi` for each row whose records differ between `old` (current)
     /// and `new` (next), over the columns spanning the differing records of both, and `rows` to
-    /// the first and last such row.
-    private func diff(_ old: Range<Int>, _ new: Range<Int>, everything: Bool, rows: inout (first: Int, last: Int)) {
+    /// the first and last such row. With `carried`, each row `y`'s records from column
+    /// `carried[y - firstRow]` on were copied from `old` (``JoiningRecorder``) and are not compared.
+    private func diff(_ old: Range<Int>, _ new: Range<Int>, everything: Bool, carriedFrom carried: UnsafePointer<Int32>? = nil,
+                      firstRow: Int = 0, rows: inout (first: Int, last: Int)) {
         let a = current.records.base, b = next.records.base
         let ca = current.cellBytes.base, cb = next.cellBytes.base
         let lows = changedLo.base, highs = changedHi.base
@@ -242,9 +317,19 @@ package final class TrackedCoverage {
             let ya = i < old.upperBound ? Int(a[i].y) : Int.max
             let yb = j < new.upperBound ? Int(b[j].y) : Int.max
             let y = min(ya, yb)
-            var ie = i, je = j
-            while ie < old.upperBound && Int(a[ie].y) == y { ie += 1 }
-            while je < new.upperBound && Int(b[je].y) == y { je += 1 }
+            var rowEndA = i, rowEndB = j
+            while rowEndA < old.upperBound && Int(a[rowEndA].y) == y { rowEndA += 1 }
+            while rowEndB < new.upperBound && Int(b[rowEndB].y) == y { rowEndB += 1 }
+            defer {
+                i = rowEndA
+                j = rowEndB
+            }
+            var ie = rowEndA, je = rowEndB
+            if let carried {
+                // The same records, in the same order, end both rows.
+                let cut = carried[y - firstRow]
+                while je > j && ie > i && b[je - 1].x >= cut { ie -= 1; je -= 1 }
+            }
             // Common prefix and suffix of the two rows' records.
             let na = ie - i, nb = je - j
             var p = 0
@@ -282,8 +367,6 @@ package final class TrackedCoverage {
                     rows.last = max(rows.last, y)
                 }
             }
-            i = ie
-            j = je
         }
     }
 }
@@ -428,12 +511,13 @@ private struct RowRecorder: CoverageSink {
     }
 }
 
-/// Records the rasterizer's output for one fill's rows rasterized up to column `right`, and after
-/// each row the records of the same row right of that column from last update (`old`): the
+/// Records the rasterizer's output for one fill's rows left of each row's cut column, and after
+/// each row the records of the same row from that column on from last update (`old`): the
 /// records one rasterization of the whole width gives, when the two join (``joined``).
 ///
-/// At `right` the row is between edges on both sides: nothing, or a span the new part ends there
-/// and the old part continues, made one span again.
+/// At the cut the row is between edges on both sides: nothing, or a span the new part ends there
+/// and the old part continues, made one span again. What the rasterizer gives right of the cut
+/// (edges it was not given, or cells past the clip) is dropped.
 private struct JoiningRecorder: CoverageSink {
     var recorder: RowRecorder
     let records: Unmanaged<ScratchArray<CoverageRows.Record>>
@@ -442,13 +526,14 @@ private struct JoiningRecorder: CoverageSink {
     let oldCells: UnsafeMutablePointer<UInt8>
     let oldEnd: Int
     var oldIndex: Int
-    let right: Int
+    let cuts: UnsafePointer<Int32>
+    let firstRow: Int
     /// The row whose old records are appended next, and where its new records start.
     var row: Int
     var rowStart: Int
     private(set) var joined = true
 
-    init(rows: CoverageRows, scale: UInt32, old: CoverageRows, range: Range<Int>, right: Int, firstRow: Int) {
+    init(rows: CoverageRows, scale: UInt32, old: CoverageRows, range: Range<Int>, cuts: UnsafePointer<Int32>, firstRow: Int) {
         recorder = RowRecorder(rows: rows, scale: scale)
         records = .passUnretained(rows.records)
         cellBytes = .passUnretained(rows.cellBytes)
@@ -456,57 +541,79 @@ private struct JoiningRecorder: CoverageSink {
         oldCells = old.cellBytes.base
         oldEnd = range.upperBound
         oldIndex = range.lowerBound
-        self.right = right
+        self.cuts = cuts
+        self.firstRow = firstRow
         row = firstRow
         rowStart = rows.records.count
     }
 
+    @inline(__always)
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
         if y != row { finish(before: y) }
-        recorder.span(y: y, x: x, count: count, coverage: coverage)
+        let cut = Int(cuts[y - firstRow])
+        guard x < cut else { return }
+        recorder.span(y: y, x: x, count: min(count, cut - x), coverage: coverage)
     }
 
+    @inline(__always)
     mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
         if y != row { finish(before: y) }
+        let cut = Int(cuts[y - firstRow])
+        guard x < cut else { return }
+        // Cells across the cut: it is not between edges.
+        if x + coverage.count > cut { joined = false; return }
         recorder.cells(y: y, x: x, coverage: coverage)
     }
 
     /// Appends the old records right of the column for every row before `end`.
+    @inline(never)
     mutating func finish(before end: Int) {
-        let right = right, old = old, oldEnd = oldEnd
+        let old = old, oldEnd = oldEnd, oldCells = oldCells
         records._withUnsafeGuaranteedRef { records in
             cellBytes._withUnsafeGuaranteedRef { cellBytes in
                 while row < end {
-                    // The row's last new span reaching the column continues right of it.
+                    let right = Int(cuts[row - firstRow])
+                    while oldIndex < oldEnd && Int(old[oldIndex].y) < row { oldIndex += 1 }
+                    // The row's old records left of the column, and the one reaching across it.
+                    var k = oldIndex
+                    while k < oldEnd && Int(old[k].y) == row && Int(old[k].x) + Int(old[k].count) <= right { k += 1 }
+                    // The row's last new span reaching the column continues right of it (cells
+                    // ending there are followed by a gap, or nothing).
                     var open = -1
                     if records.count > rowStart {
                         let last = records[records.count - 1]
-                        if Int(last.x) + Int(last.count) == right { open = records.count - 1 }
+                        if last.cells < 0 && Int(last.x) + Int(last.count) == right { open = records.count - 1 }
                     }
-                    while oldIndex < oldEnd && Int(old[oldIndex].y) < row { oldIndex += 1 }
-                    while oldIndex < oldEnd && Int(old[oldIndex].y) == row {
-                        var r = old[oldIndex]
-                        oldIndex += 1
-                        let x = Int(r.x), rEnd = x + Int(r.count)
-                        if rEnd <= right { continue }
-                        if x < right {
-                            if open >= 0, r.cells < 0, records[open].cells < 0, records[open].coverage == r.coverage {
-                                records[open].count = Int32(rEnd) - records[open].x
-                            } else {
-                                joined = false
-                            }
-                            open = -1
-                            continue
+                    if k < oldEnd && Int(old[k].y) == row && Int(old[k].x) < right {
+                        let r = old[k]
+                        if open >= 0, r.cells < 0, records[open].coverage == r.coverage {
+                            records[open].count = r.x + r.count - records[open].x
+                        } else {
+                            joined = false
                         }
-                        if open >= 0 { joined = false; open = -1 }
-                        if r.cells >= 0 {
-                            let start = cellBytes.count
-                            cellBytes.append(from: oldCells + Int(r.cells), count: Int(r.count))
-                            r.cells = Int32(start)
-                        }
-                        records.append(r)
+                        k += 1
+                    } else if open >= 0 {
+                        joined = false
                     }
-                    if open >= 0 { joined = false }
+                    var e = k
+                    while e < oldEnd && Int(old[e].y) == row { e += 1 }
+                    oldIndex = e
+                    // The rest of the row, with its cells (one run, in the records' order).
+                    if k < e {
+                        var cellLow = -1, cellHigh = 0
+                        for i in k..<e where old[i].cells >= 0 {
+                            if cellLow < 0 { cellLow = Int(old[i].cells) }
+                            cellHigh = Int(old[i].cells) + Int(old[i].count)
+                        }
+                        let first = records.count
+                        records.append(from: old + k, count: e - k)
+                        if cellLow >= 0 {
+                            let shift = Int32(cellBytes.count - cellLow)
+                            cellBytes.append(from: oldCells + cellLow, count: cellHigh - cellLow)
+                            let to = records.base
+                            for i in first..<records.count where to[i].cells >= 0 { to[i].cells += shift }
+                        }
+                    }
                     row += 1
                     rowStart = records.count
                 }

@@ -115,14 +115,28 @@ final class Rasterizer {
     private var current: Point?
     private var minY = Float.infinity, maxY = -Float.infinity
 
+    /// Each row's column from which edges may be dropped (``dropEdges(rightOf:rows:)``), or nil.
+    private var cuts: UnsafePointer<Int32>?
+    private var cutRows = 0..<0
+
     /// Starts a new shape, clipped to `clip` (device pixels).
     func begin(clip: IntRect) {
         self.clip = clip
+        cuts = nil
         edges.removeAll()
         subpathStart = nil
         current = nil
         minY = .infinity
         maxY = -.infinity
+    }
+
+    /// Until the next ``begin(clip:)``, drops each segment added that lies a pixel or more right
+    /// of `cuts[y - rows.lowerBound]` in every row `y` of `rows` it crosses: it makes no cell at
+    /// or left of those columns, so the coverage left of them is the same without it (what the
+    /// sink is given right of them is not).
+    func dropEdges(rightOf cuts: UnsafePointer<Int32>, rows: Range<Int>) {
+        self.cuts = cuts
+        cutRows = rows
     }
 
     /// Whether no edge has been added since ``begin(clip:)``.
@@ -167,6 +181,7 @@ final class Rasterizer {
     /// right clip lines, keeping what can affect coverage inside the clip.
     private func addSegment(_ a: Point, _ b: Point) {
         guard a.y != b.y, !clip.isEmpty else { return }
+        if let cuts, liesRight(of: cuts, a, b) { return }
         let top = Double(clip.y), bottom = Double(clip.maxY)
         let left = Double(clip.x), right = Double(clip.maxX)
         let direction: Float = a.y < b.y ? 1 : -1
@@ -201,6 +216,21 @@ final class Rasterizer {
             from = to
         }
         appendEdge(from, Point(x: min(right, max(left, q.x)), y: q.y), direction)
+    }
+
+    /// Whether the segment `a`–`b` lies a pixel or more right of the cut of every row of
+    /// ``cutRows`` it crosses (and crosses one).
+    private func liesRight(of cuts: UnsafePointer<Int32>, _ a: Point, _ b: Point) -> Bool {
+        let low = max(Double(cutRows.lowerBound), min(a.y, b.y)), high = min(Double(cutRows.upperBound), max(a.y, b.y))
+        guard low < high else { return false }
+        let x = min(a.x, b.x)
+        var row = Int(low.rounded(.down))
+        let end = Int(high.rounded(.up))
+        while row < end {
+            if x < Double(cuts[row - cutRows.lowerBound]) + 1 { return false }
+            row += 1
+        }
+        return true
     }
 
     /// Appends a top-to-bottom, already clipped segment: x clip-local, y in device rows.
