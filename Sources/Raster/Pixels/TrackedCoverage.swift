@@ -598,20 +598,24 @@ private struct JoiningRecorder: CoverageSink {
                     var e = k
                     while e < oldEnd && Int(old[e].y) == row { e += 1 }
                     oldIndex = e
-                    // The rest of the row, with its cells (one run, in the records' order).
+                    // The rest of the row, with its cells (one run, in the records' order, from
+                    // the first record's with cells to the last's). A few records: appended one
+                    // by one, shifted on the way, rather than copied and then shifted.
                     if k < e {
-                        var cellLow = -1, cellHigh = 0
-                        for i in k..<e where old[i].cells >= 0 {
-                            if cellLow < 0 { cellLow = Int(old[i].cells) }
-                            cellHigh = Int(old[i].cells) + Int(old[i].count)
-                        }
-                        let first = records.count
-                        records.append(from: old + k, count: e - k)
-                        if cellLow >= 0 {
-                            let shift = Int32(cellBytes.count - cellLow)
+                        var first = k
+                        while first < e && old[first].cells < 0 { first += 1 }
+                        var shift: Int32 = 0
+                        if first < e {
+                            var last = e - 1
+                            while old[last].cells < 0 { last -= 1 }
+                            let cellLow = Int(old[first].cells), cellHigh = Int(old[last].cells) + Int(old[last].count)
+                            shift = Int32(cellBytes.count - cellLow)
                             cellBytes.append(from: oldCells + cellLow, count: cellHigh - cellLow)
-                            let to = records.base
-                            for i in first..<records.count where to[i].cells >= 0 { to[i].cells += shift }
+                        }
+                        for i in k..<e {
+                            var r = old[i]
+                            if r.cells >= 0 { r.cells += shift }
+                            records.append(r)
                         }
                     }
                     row += 1
