@@ -118,6 +118,8 @@ final class Rasterizer {
     /// Each row's column from which edges may be dropped (``dropEdges(rightOf:rows:)``), or nil.
     private var cuts: UnsafePointer<Int32>?
     private var cutRows = 0..<0
+    /// The rightmost of those columns.
+    private var cutsEnd = 0
 
     /// Starts a new shape, clipped to `clip` (device pixels).
     func begin(clip: IntRect) {
@@ -137,6 +139,8 @@ final class Rasterizer {
     func dropEdges(rightOf cuts: UnsafePointer<Int32>, rows: Range<Int>) {
         self.cuts = cuts
         cutRows = rows
+        cutsEnd = 0
+        for i in 0..<rows.count { cutsEnd = max(cutsEnd, Int(cuts[i])) }
     }
 
     /// Whether no edge has been added since ``begin(clip:)``.
@@ -224,6 +228,8 @@ final class Rasterizer {
         let low = max(Double(cutRows.lowerBound), min(a.y, b.y)), high = min(Double(cutRows.upperBound), max(a.y, b.y))
         guard low < high else { return false }
         let x = min(a.x, b.x)
+        // Most such segments (the far side of a ring) lie right of every row's cut.
+        if x >= Double(cutsEnd) + 1 { return true }
         var row = Int(low.rounded(.down))
         let end = Int(high.rounded(.up))
         while row < end {
