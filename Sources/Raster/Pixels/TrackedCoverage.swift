@@ -448,17 +448,19 @@ final class CoverageRows {
     func copyRecords(_ source: CoverageRows, _ range: Range<Int>) {
         guard !range.isEmpty else { return }
         let from = source.records.base
-        // A fill's cells follow its records' order, so these records' cells are one run.
-        var cellLow = Int.max, cellHigh = Int.min
-        for i in range where from[i].cells >= 0 {
-            cellLow = min(cellLow, Int(from[i].cells))
-            cellHigh = max(cellHigh, Int(from[i].cells) + Int(from[i].count))
-        }
         let start = records.count
         records.append(from: from + range.lowerBound, count: range.count)
-        guard cellLow < cellHigh else { return }
+        // A fill's cells follow its records' order, so these records' cells are one run, from
+        // the first record's with cells to the last's.
+        var first = range.lowerBound, last = range.upperBound - 1
+        while first <= last && from[first].cells < 0 { first += 1 }
+        while last > first && from[last].cells < 0 { last -= 1 }
+        guard first <= last else { return }
+        let cellLow = Int(from[first].cells), cellHigh = Int(from[last].cells) + Int(from[last].count)
         let shift = Int32(cellBytes.count - cellLow)
         cellBytes.append(from: source.cellBytes.base + cellLow, count: cellHigh - cellLow)
+        // Copied to where they were (a first fill's rows above the changed ones): nothing moves.
+        guard shift != 0 else { return }
         let to = records.base
         for i in start..<records.count where to[i].cells >= 0 { to[i].cells += shift }
     }
