@@ -29,7 +29,10 @@ extension Path {
             sweep += twoPi
         }
         let r = abs(radius)
-        let start = Point(x: center.x + r * cos(startAngle), y: center.y + r * sin(startAngle))
+        // Each piece's start is the last one's end: its cosine and sine are kept, not computed
+        // again (an anchored arc is many one-piece calls, and these are most of their cost).
+        var (c0, s0) = (cos(startAngle), sin(startAngle))
+        let start = Point(x: center.x + r * c0, y: center.y + r * s0)
         if currentPoint == nil { move(to: start) } else if currentPoint != start { addLine(to: start) }
         guard sweep != 0 else { return }
 
@@ -50,13 +53,14 @@ extension Path {
             if abs(boundary - a0) < 1e-12 { boundary += sweep > 0 ? quarter : -quarter }
             let a1 = sweep > 0 ? min(boundary, end) : max(boundary, end)
             let k = 4.0 / 3.0 * tan((a1 - a0) / 4)
-            let (c0, s0, c1, s1) = (cos(a0), sin(a0), cos(a1), sin(a1))
+            let (c1, s1) = (cos(a1), sin(a1))
             let p1 = Point(x: center.x + r * c1, y: center.y + r * s1)
             addCurve(to: p1,
                      control1: Point(x: p0.x - k * r * s0, y: p0.y + k * r * c0),
                      control2: Point(x: p1.x + k * r * s1, y: p1.y - k * r * c1))
             a0 = a1
             p0 = p1
+            (c0, s0) = (c1, s1)
         }
     }
 }
