@@ -280,12 +280,15 @@ package final class TrackedCoverage {
                 let x0 = max(lo, Int(record.x)), x1 = min(hi, Int(record.x) + Int(record.count))
                 guard x0 < x1 else { continue }
                 wrote = true
+                // The first fill's records of a row do not overlap and land on cleared pixels,
+                // whose union with them is them: stored, not blended.
                 if record.cells < 0 {
                     let c = record.coverage
-                    if c == 255 { (p + x0).update(repeating: 255, count: x1 - x0); continue }
+                    if c == 255 || f == 0 { (p + x0).update(repeating: c, count: x1 - x0); continue }
                     for x in x0..<x1 { p[x] = MaskWriter.union(p[x], c) }
                 } else {
                     let source = cells + (Int(record.cells) - Int(record.x))
+                    if f == 0 { (p + x0).update(from: source + x0, count: x1 - x0); continue }
                     for x in x0..<x1 where source[x] != 0 { p[x] = MaskWriter.union(p[x], source[x]) }
                 }
             }
