@@ -167,6 +167,10 @@ struct LivePlayer: ParsableCommand {
         }
         if let screenshot { try Self.checkWritable(screenshot, option: "--screenshot") }
         if let stats { try Self.checkWritable(stats, option: "--stats") }
+        if let screenshot, let stats, Self.sameFile(screenshot, stats) {
+            // The stats are written last: the PNG would end up holding the JSON.
+            throw ValidationError("--screenshot and --stats both name '\(stats)'; give each its own file")
+        }
         if let display, display.isEmpty { throw ValidationError("--display: empty name; give one such as :0, or leave --display out") }
         options.displayName = display
         options.usesSharedMemory = !noSharedMemory
@@ -253,6 +257,28 @@ struct LivePlayer: ParsableCommand {
                 throw ValidationError("\(option): cannot write '\(path)': folder '\(dir)' is missing or not writable")
             }
         }
+    }
+
+    /// Whether `a` and `b` name one regular file (or one new file in the same folder), however
+    /// spelt: the same device and inode, or the same name in the same resolved folder. Devices
+    /// and FIFOs may take both outputs (`/dev/null` for each).
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        var infoA = stat(), infoB = stat()
+        let existsA = stat(a, &infoA) == 0, existsB = stat(b, &infoB) == 0
+        if existsA || existsB {
+            return existsA && existsB && infoA.st_dev == infoB.st_dev && infoA.st_ino == infoB.st_ino
+                && infoA.st_mode & S_IFMT == S_IFREG
+        }
+        func resolved(_ path: String) -> String? {
+            let slash = path.lastIndex(of: "/")
+            let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+            let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+            guard let real = realpath(folder, nil) else { return nil }
+            defer { free(real) }
+            return String(cString: real) + "/" + name
+        }
+        guard let resolvedA = resolved(a) else { return false }
+        return resolvedA == resolved(b)
     }
 
     mutating func run() throws {

@@ -113,4 +113,30 @@ import Testing
         #expect(result.status != 0 && result.status != nil)
         #expect(result.stderr.contains("cannot write '/tmp'"), "stderr: \(result.stderr)")
     }
+
+    /// The stats are written after the screenshot: one file named twice ended up JSON, silently.
+    /// The same name however spelt (relative, through a symbolic link) is refused before
+    /// anything runs; /dev/null may take both (statsAndScreenshotGoToDevNull).
+    @Test func oneFileForTheScreenshotAndTheStatsIsRefused() throws {
+        let folder = PlayerProcess.temporaryPath("same-output")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let shot = folder + "/x.png", link = folder + "/link.png"
+        for (screenshot, stats) in [(shot, shot), (shot, folder + "/./x.png"), (folder + "/../\((folder as NSString).lastPathComponent)/x.png", shot)] {
+            let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2", "--screenshot", screenshot, "--stats", stats])
+            #expect(result.status == 64, "\(screenshot) \(stats): stderr \(result.stderr)")
+            #expect(result.stderr.contains("--screenshot and --stats both name"), "stderr: \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: shot), "the run went ahead")
+        }
+        // An existing file, named directly and through a link to it.
+        #expect(FileManager.default.createFile(atPath: shot, contents: Data("kept".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: shot)
+        let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2", "--screenshot", link, "--stats", shot])
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("--screenshot and --stats both name"), "stderr: \(result.stderr)")
+        #expect(FileManager.default.contents(atPath: shot) == Data("kept".utf8))
+        // Two files side by side are fine.
+        let apart = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2", "--screenshot", shot, "--stats", folder + "/x.json"])
+        #expect(apart.status == 0, "stderr: \(apart.stderr)")
+    }
 }
