@@ -179,6 +179,11 @@ struct LivePlayer: ParsableCommand {
         options.headless = headless || at != nil
         options.screenshotPath = screenshot
         options.statsPath = stats
+        if realtime, !options.headless, !(display ?? getenv("DISPLAY").map { String(cString: $0) } ?? "").isEmpty {
+            // A window is paced by the display (--fps, --vsync); the flag would be ignored. With no
+            // display asked for the run falls back to headless, where it applies.
+            throw ValidationError("--realtime paces headless runs (--headless or --at); a window is paced by the display: use --fps or --vsync")
+        }
         options.realtime = realtime
         switch priority.lowercased() {
         case "normal": options.realtimePriority = false

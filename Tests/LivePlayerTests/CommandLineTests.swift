@@ -115,6 +115,19 @@ import Testing
         #expect(RunSummary(in: result.stdout)?.frames == 12, "\(result.stdout)")
     }
 
+    /// --realtime paces the headless clock; a window ignored it. With a display asked for it is
+    /// a usage error before any window opens (the display here has no server: before, the run
+    /// got as far as trying it); with none, the run is headless and the flag applies.
+    @Test func realtimeWithAWindowIsAUsageError() throws {
+        try expectUsageError(["line", "--realtime", "--frames", "2", "--size", "64x48", "--display", ":987"], mentions: "--realtime paces headless runs")
+        let fromVariable = try PlayerProcess.run(["line", "--realtime", "--frames", "2", "--size", "64x48"], display: ":987", timeout: 30)
+        #expect(fromVariable.status == 64, "stderr: \(fromVariable.stderr)")
+        #expect(fromVariable.stderr.contains("--realtime paces headless runs"), "stderr: \(fromVariable.stderr)")
+        let noDisplay = try PlayerProcess.run(["line", "--realtime", "--fps", "120", "--frames", "2", "--size", "64x48"], display: nil, timeout: 30)
+        #expect(noDisplay.status == 0, "stderr: \(noDisplay.stderr)")
+        #expect(RunSummary(in: noDisplay.stdout)?.frames == 2, "\(noDisplay.stdout)")
+    }
+
     @Test func headlessRunsOneGoCycleByDefault() throws {
         // pk's go takes 3 s: 180 frames at 60 fps (the first at 1/60 s: a display link's frame
         // is drawn for its target time), plus the frame that shows the hint its completion reveals.
