@@ -253,6 +253,10 @@ struct LivePlayer: ParsableCommand {
             // A device or a FIFO (/dev/null, a pipe another process reads) takes the output as
             // a file does; a folder or a block device does not.
             let kind = info.st_mode & S_IFMT
+            if kind == S_IFDIR {
+                let example = option == "--stats" ? "stats.json" : "shot.png"
+                throw ValidationError("\(option): cannot write '\(path)': '\(path)' is a folder; name a file in it, such as '\(path.hasSuffix("/") ? path : path + "/")\(example)'")
+            }
             guard kind == S_IFREG || kind == S_IFCHR || kind == S_IFIFO, access(path, W_OK) == 0 else {
                 throw ValidationError("\(option): cannot write '\(path)'")
             }

@@ -108,10 +108,11 @@ import Testing
         #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was removed")
     }
 
-    @Test func aFolderIsRefused() throws {
-        let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2", "--stats", "/tmp"])
-        #expect(result.status != 0 && result.status != nil)
-        #expect(result.stderr.contains("cannot write '/tmp'"), "stderr: \(result.stderr)")
+    @Test(arguments: ["--stats", "--screenshot"])
+    func aFolderIsRefusedAsAFolder(option: String) throws {
+        let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2", option, "/tmp"])
+        #expect(result.status == 64, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("\(option): cannot write '/tmp': '/tmp' is a folder"), "stderr: \(result.stderr)")
     }
 
     /// The stats are written after the screenshot: one file named twice ended up JSON, silently.
