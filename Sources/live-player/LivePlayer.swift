@@ -206,12 +206,12 @@ struct LivePlayer: ParsableCommand {
     /// 4096x4096: 314 MB).
     static let bytesPerPixel = 18.0
 
+    /// Exact pixel counts: rounded to megapixels, a size just past the limit read as the limit.
     static func frameTooLarge(width: Int, height: Int) -> String {
-        let pixels = Double(width * height)
-        let megapixels = pixels / 1e6, limit = Double(largestFramePixels) / 1e6
-        let gigabytes = pixels * bytesPerPixel / 1e9
-        return "--size \(width)x\(height) is out of range: \(fixed(megapixels, 1)) megapixels would need about \(fixed(gigabytes, 1)) GB "
-            + "(\(Int(bytesPerPixel)) bytes a pixel); the limit is \(fixed(limit, 1)) megapixels, such as 8192x8192"
+        let pixels = width * height
+        let gigabytes = Double(pixels) * bytesPerPixel / 1e9
+        return "--size \(width)x\(height) is out of range: \(pixels) pixels would need about \(fixed(gigabytes, 1)) GB "
+            + "(\(Int(bytesPerPixel)) bytes a pixel); the limit is \(largestFramePixels) pixels, such as 8192x8192"
     }
 
     /// Decodes and builds the animation at `path`, once (the play scene shows the layer built

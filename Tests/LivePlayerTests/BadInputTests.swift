@@ -51,6 +51,12 @@ import Testing
     /// A frame costs memory in proportion to its pixels: above the stated limit the player
     /// refuses with what it would cost, before allocating anything.
     @Test func aFrameAboveThePixelLimitIsRefusedWithItsCost() throws {
-        try expectUsageError(["arrow", "--headless", "--frames", "1", "--size", "16384x16384"], mentions: ["16384x16384", "megapixels", "GB"])
+        try expectUsageError(["arrow", "--headless", "--frames", "1", "--size", "16384x16384"], mentions: ["16384x16384", "268435456 pixels", "GB"])
+    }
+
+    /// One row past the limit: rounded to megapixels the size and the limit read the same (67.1).
+    @Test func aFrameJustPastThePixelLimitSaysByHowMuch() throws {
+        try expectUsageError(["arrow", "--headless", "--frames", "1", "--size", "8193x8192"],
+                             mentions: ["8193x8192", "67117056 pixels", "the limit is 67108864 pixels"])
     }
 }
