@@ -128,6 +128,20 @@ import Testing
         #expect(RunSummary(in: noDisplay.stdout)?.frames == 2, "\(noDisplay.stdout)")
     }
 
+    /// The README's count of the scenes, and its list of them, are the ones --list shows.
+    @Test func theReadmeCountsAndNamesTheScenesListShows() throws {
+        let names = try PlayerProcess.run(["--list"]).stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names.count == 7)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        for (index, word) in words.enumerated() where readme.contains("the \(word) scenes") || readme.contains("the \(word) built-in scenes") {
+            #expect(index + 1 == names.count, "README says 'the \(word) scenes'; --list shows \(names.count)")
+        }
+        let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `<scene>`") })
+        for name in names { #expect(row.contains("`\(name)`"), "the options table's scenes lack \(name)") }
+    }
+
     @Test func headlessRunsOneGoCycleByDefault() throws {
         // pk's go takes 3 s: 180 frames at 60 fps (the first at 1/60 s: a display link's frame
         // is drawn for its target time), plus the frame that shows the hint its completion reveals.
