@@ -61,7 +61,7 @@ struct LivePlayer: ParsableCommand {
     @Flag(help: "Render off-screen on a virtual clock, without a window.")
     var headless = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Headless: render this many frames (default: one whole go cycle).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render this many frames and end: headless (default: one whole go cycle), or in a window this many refreshes, drawn whether anything moves or not.", valueName: "N"))
     var frames: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Go at media time 0 and render exactly the frame at this time (headless).", valueName: "SECONDS"))

@@ -145,6 +145,19 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(frames <= 3, "an idle player rendered \(frames) frames")
     }
 
+    /// --frames in a window counts the display link's refreshes, drawn whether anything moves
+    /// or not: arrow without --autoplay waits for g, and drew one frame and waited forever.
+    @Test func framesEndsAWindowThatWaitsForGo() throws {
+        let stats = PlayerProcess.temporaryPath("window-frames.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        let player = try PlayerProcess.start(["arrow", "--size", "64x64", "--frames", "30", "--stats", stats], display: server.display)
+        defer { player.kill(SIGKILL) }
+        #expect(player.wait(timeout: 60) == 0, "stderr: \(player.standardError)")
+        #expect(player.standardOutput.contains("arrow 64x64 window"), "stdout: \(player.standardOutput)")
+        let frames = WindowHarness.stats(at: stats)?["frameCount"] as? Int
+        #expect(frames == 30)
+    }
+
     @Test func resizeRedrawsAtTheNewSize() throws {
         let (player, client, window) = try launch(["fillmodes", "--size", "200x150", "--no-overlay"], title: "live-player: fillmodes")
         defer { player.kill(SIGKILL) }

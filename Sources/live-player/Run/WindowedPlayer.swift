@@ -106,6 +106,10 @@ final class WindowedPlayer: FrameSource {
             if entry.frame == frameIndex { pipeline.noteShown(logIndex: entry.log, msc: msc) }
         }
         if clock.source == .present { host.tickOnVblanks() }
+        // --frames counts the display's frames, as headless counts the virtual clock's: the link
+        // ticks at every refresh, drawn whether anything moves or not, so a run that waits for
+        // g still ends after N of them instead of never.
+        if options.frames != nil { host.onFrame = { _ in } }
 
         LayerClock.advance(to: 0)
         if options.autoplay { pipeline.scene.go() }
