@@ -55,6 +55,30 @@ import Testing
 /// (to time a run without keeping its figures) and a FIFO read by another process. A folder is
 /// still refused with a clear error.
 @Suite struct OutputDeviceTests {
+    /// Runs the player with the arguments `player` makes from a new FIFO's path, while
+    /// `reader` (a command; the FIFO's path is appended) reads the FIFO, and returns the player's
+    /// result, what the reader printed, and whether the FIFO was still there afterwards.
+    private func runWithFifo(named name: String, readBy reader: [String], player: (String) -> [String])
+        throws -> (result: (status: Int32?, stdout: String, stderr: String), read: String, fifoRemains: Bool) {
+        let fifo = PlayerProcess.temporaryPath(name)
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: reader[0])
+        process.arguments = Array(reader.dropFirst()) + [fifo]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let result = try PlayerProcess.run(player(fifo))
+        // A player that never opened the FIFO would leave the reader waiting for a writer: be one.
+        let release = open(fifo, O_WRONLY | O_NONBLOCK)
+        if release >= 0 { close(release) }
+        let read = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var info = stat()
+        return (result, read, stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+    }
+
     @Test func statsAndScreenshotGoToDevNull() throws {
         let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2",
                                             "--stats", "/dev/null", "--screenshot", "/dev/null"])
@@ -64,22 +88,10 @@ import Testing
     }
 
     @Test func statsGoToAFifo() throws {
-        let fifo = PlayerProcess.temporaryPath("stats.fifo")
-        #expect(mkfifo(fifo, 0o600) == 0)
-        defer { unlink(fifo) }
         // A reader that keeps what arrives; the player blocks opening the FIFO until it opens.
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/bin/cat")
-        reader.arguments = [fifo]
-        let out = Pipe()
-        reader.standardOutput = out
-        try reader.run()
-        let result = try PlayerProcess.run(["pk", "--headless", "--size", "32x24", "--frames", "2", "--stats", fifo])
-        // A player that never opened the FIFO would leave the reader waiting for a writer: be one.
-        let release = open(fifo, O_WRONLY | O_NONBLOCK)
-        if release >= 0 { close(release) }
-        let json = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        reader.waitUntilExit()
+        let (result, json, _) = try runWithFifo(named: "stats.fifo", readBy: ["/bin/cat"]) { fifo in
+            ["pk", "--headless", "--size", "32x24", "--frames", "2", "--stats", fifo]
+        }
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(json.contains("\"frameCount\": 2"), "read: \(json.prefix(200))")
     }
@@ -88,24 +100,16 @@ import Testing
     /// reason) and is still there afterwards: libpng's own file writer removed the path on a
     /// failed write, which as root deleted a device such as /dev/full.
     @Test func aScreenshotThatFailsLeavesTheFifoInPlace() throws {
-        let fifo = PlayerProcess.temporaryPath("shot.fifo")
-        #expect(mkfifo(fifo, 0o600) == 0)
-        defer { unlink(fifo) }
         // The gallery at 1024x768 is about 160 KB of PNG, more than a pipe holds: with the
         // reader gone after 8 bytes, some write must fail.
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: "/usr/bin/head")
-        reader.arguments = ["-c", "8", fifo]
-        reader.standardOutput = FileHandle.nullDevice
-        try reader.run()
-        let result = try PlayerProcess.run(["gallery", "--at", "1", "--size", "1024x768", "--screenshot", fifo])
-        let release = open(fifo, O_WRONLY | O_NONBLOCK)
-        if release >= 0 { close(release) }
-        reader.waitUntilExit()
+        var fifo = ""
+        let (result, _, fifoRemains) = try runWithFifo(named: "shot.fifo", readBy: ["/usr/bin/head", "-c", "8"]) {
+            fifo = $0
+            return ["gallery", "--at", "1", "--size", "1024x768", "--screenshot", $0]
+        }
         #expect(result.status == 74, "stderr: \(result.stderr)")
         #expect(result.stderr.contains(fifo) && result.stderr.contains("Broken pipe"), "stderr: \(result.stderr)")
-        var info = stat()
-        #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the FIFO was removed")
+        #expect(fifoRemains, "the FIFO was removed")
     }
 
     @Test(arguments: ["--stats", "--screenshot"])
