@@ -116,16 +116,27 @@ public struct LottieAnimation: Sendable {
             try self.init(dotLottie: data)
             return
         }
+        // A damaged archive named .lottie would otherwise be reported as bad JSON.
+        let opening = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }  // past spaces and a BOM
+        if path.lowercased().hasSuffix(".lottie"), opening != UInt8(ascii: "{") {
+            throw .malformed(path: "zip", reason: "a .lottie file is a zip archive, and this one does not start with a zip signature")
+        }
         let folder = (path as NSString).deletingLastPathComponent
         try self.init(json: data, directory: folder.isEmpty ? "." : folder)
     }
 
     private func validate() throws(LottieError) {
         let m = model
-        guard m.width > 0, m.height > 0, m.width <= Self.maximumSide, m.height <= Self.maximumSide else {
-            throw .tooLarge("size \(m.width)x\(m.height); each side must be 0<...\(Int(Self.maximumSide))")
+        // An empty canvas is a broken file, not one too large to play: say which.
+        guard m.width > 0, m.height > 0 else {
+            throw .malformed(path: "$.w", reason: "size \(m.width)x\(m.height); each side must be more than 0")
         }
-        guard m.frameRate > 0, m.frameRate <= 1000 else { throw .malformed(path: "$.fr", reason: "frame rate \(m.frameRate) is not in 0<...1000") }
+        guard m.width <= Self.maximumSide, m.height <= Self.maximumSide else {
+            throw .tooLarge("size \(m.width)x\(m.height); each side must be at most \(Int(Self.maximumSide))")
+        }
+        guard m.frameRate > 0, m.frameRate <= 1000 else {
+            throw .malformed(path: "$.fr", reason: "frame rate \(m.frameRate); it must be more than 0 and at most 1000")
+        }
         guard m.inPoint.isFinite, m.outPoint.isFinite, m.outPoint > m.inPoint else {
             throw .malformed(path: "$.op", reason: "the out point \(m.outPoint) must follow the in point \(m.inPoint)")
         }

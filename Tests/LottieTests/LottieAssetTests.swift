@@ -84,6 +84,14 @@ struct LottieAssetTests {
         try Data(Self.dotLottie).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(try LottieAnimation(contentsOfFile: path).size == Size(width: 40, height: 20))
+        // Damaged past its signature, a .lottie is called a bad archive, not bad JSON.
+        try Data([0x13, 0x37] + Self.dotLottie.dropFirst(4)).write(to: URL(fileURLWithPath: path))
+        #expect {
+            try LottieAnimation(contentsOfFile: path)
+        } throws: { error in
+            guard case let LottieError.malformed(at, reason) = error else { return false }
+            return at == "zip" && reason.contains("zip signature")
+        }
     }
 
     /// dotLottie 2's layout: `a/ID.json` and images in `i/` (here the red/blue JPEG, scaled to

@@ -97,8 +97,12 @@ struct LottieDecodingTests {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: LottieError.self) { try LottieAnimation(json: composition(layers: "", extra: #","x":"# + deep)) }
         // A giant canvas.
-        #expect(throws: LottieError.tooLarge("size 1000000000.0x10.0; each side must be 0<...16384")) {
+        #expect(throws: LottieError.tooLarge("size 1000000000.0x10.0; each side must be at most 16384")) {
             try LottieAnimation(json: composition(layers: "", width: 1_000_000_000, height: 10))
+        }
+        // An empty canvas is malformed, not too large.
+        #expect(throws: LottieError.malformed(path: "$.w", reason: "size 0.0x0.0; each side must be more than 0")) {
+            try LottieAnimation(json: composition(layers: "", width: 0, height: 0))
         }
         // Many keyframes decode and build in bounded work (exact keyframes, no per-frame sampling).
         var frames = ""
