@@ -16,7 +16,9 @@ public enum LottieError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .malformed(path, reason): "malformed Lottie JSON at \(path): \(reason)"
+        // A JSON path starts with $; anything else names the dotLottie archive or an entry in it.
+        case let .malformed(path, reason) where path.hasPrefix("$"): "malformed Lottie JSON at \(path): \(reason)"
+        case let .malformed(path, reason): "malformed dotLottie archive at \(path): \(reason)"
         case let .unreadable(path, reason): "cannot read '\(path)': \(reason)"
         case let .tooLarge(reason): "Lottie composition too large: \(reason)"
         case let .tooComplex(reason): reason

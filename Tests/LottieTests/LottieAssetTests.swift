@@ -90,7 +90,7 @@ struct LottieAssetTests {
             try LottieAnimation(contentsOfFile: path)
         } throws: { error in
             guard case let LottieError.malformed(at, reason) = error else { return false }
-            return at == "zip" && reason.contains("zip signature")
+            return at == "zip" && reason.contains("zip signature") && "\(error)".hasPrefix("malformed dotLottie archive at zip")
         }
     }
 
