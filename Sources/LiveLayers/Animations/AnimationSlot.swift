@@ -94,12 +94,9 @@ struct AnimationSlot {
         case .underlying: b = underlying
         case .underlyingPlusConstant: b = underlying.adding(Value.end(of: self))
         }
-        var value = a.interpolated(to: b, at: curve.progress(sample.fraction))
-        if isCumulative && sample.cycle > 0 {
-            value = value.adding(a.interpolated(to: b, at: sample.cycle).subtracting(a))
-        }
-        if isAdditive { value = underlying.adding(value) }
-        set(layer, value)
+        let value = a.interpolated(to: b, at: curve.progress(sample.fraction))
+        set(layer, value.accumulated(from: a, to: b, cycle: sample.cycle, isCumulative: isCumulative,
+                                     isAdditive: isAdditive, underlying: underlying))
     }
 }
 

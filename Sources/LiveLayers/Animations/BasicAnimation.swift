@@ -153,7 +153,7 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
         guard let sample = timing.sample(parentTime: t) else { return }
         let underlying = accessor.get(layer)
         let (a, b) = endpoints.resolve(underlying: underlying)
-        var value: Value
+        let value: Value
         if var reused = kept {
             kept = nil
             a.interpolate(to: b, at: curve.progress(sample.fraction), into: &reused)
@@ -162,11 +162,22 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
             value = a.interpolated(to: b, at: curve.progress(sample.fraction))
         }
         kept = value
-        if isCumulative && sample.cycle > 0 {
-            value = value.adding(a.interpolated(to: b, at: sample.cycle).subtracting(a))
-        }
+        accessor.set(layer, value.accumulated(from: a, to: b, cycle: sample.cycle, isCumulative: isCumulative,
+                                              isAdditive: isAdditive, underlying: underlying))
+    }
+}
+
+extension Interpolatable {
+    /// A basic animation's value from its interpolation within the cycle (`self`): a cumulative
+    /// animation adds the change of each whole cycle before this one, an additive one adds the
+    /// underlying value. One place for both evaluators (``BasicEffect`` and an inline
+    /// ``AnimationSlot``), so their values stay the same to the bit.
+    @inline(__always)
+    func accumulated(from a: Self, to b: Self, cycle: Double, isCumulative: Bool, isAdditive: Bool, underlying: Self) -> Self {
+        var value = self
+        if isCumulative && cycle > 0 { value = value.adding(a.interpolated(to: b, at: cycle).subtracting(a)) }
         if isAdditive { value = underlying.adding(value) }
-        accessor.set(layer, value)
+        return value
     }
 }
 
