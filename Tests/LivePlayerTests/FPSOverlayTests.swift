@@ -85,4 +85,34 @@ import Testing
         let p = scene[rect.maxX - 2, rect.maxY - 2]
         #expect(target[rect.maxX - 2, rect.maxY - 2] == 0xFF00_0000 | (p >> 2) & 0x3F_3F3F)
     }
+
+    /// A frame too small for the whole overlay (a 200x200 Lottie's window) gets the compact form,
+    /// whole and inset like the full one, and nothing is drawn outside it; a frame with room for
+    /// the whole overlay and its inset keeps it.
+    @Test func aSmallFrameGetsTheCompactOverlayWhole() throws {
+        let link = DisplayLink(refreshRate: 60)
+        let overlay = FPSOverlay(transportLabel: "MIT-SHM", frameRate: .fixed(60))
+        let small = IntRect(x: 0, y: 0, width: 200, height: 200)
+        let rect = overlay.frame(in: small)
+        #expect(rect == IntRect(x: 8, y: 8, width: FPSOverlay.compactSize.width, height: FPSOverlay.compactSize.height))
+        #expect(rect.maxX + 8 <= small.maxX && rect.maxY + 8 <= small.maxY)
+        #expect(overlay.frame(in: IntRect(x: 0, y: 0, width: 352, height: 212)) == IntRect(x: 8, y: 8, width: 336, height: 196))
+        #expect(overlay.frame(in: IntRect(x: 0, y: 0, width: 351, height: 600)).width == FPSOverlay.compactSize.width)
+
+        let target = try Bitmap(width: 200, height: 200)
+        target.fill(target.bounds, with: 0xFF80_8080)
+        #expect(overlay.draw(into: target, in: rect, scene: .play, link: link) == rect)
+        var brightInLine = 0
+        for y in 0..<200 {
+            for x in 0..<200 {
+                let p = target[x, y]
+                if (rect.x..<rect.maxX).contains(x), (rect.y..<rect.maxY).contains(y) {
+                    if y < rect.y + 17, p & 0xFF > 0xC0 { brightInLine += 1 }
+                } else {
+                    #expect(p == 0xFF80_8080, "the overlay drew at (\(x), \(y)), outside its rectangle")
+                }
+            }
+        }
+        #expect(brightInLine > 50, "no text on the compact overlay's line")
+    }
 }

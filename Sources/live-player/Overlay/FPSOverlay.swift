@@ -12,10 +12,16 @@ import Raster
 ///
 /// The text is rebuilt four times a second into reused byte buffers (``ASCIILine``) and the bars
 /// are drawn every frame; neither allocates once the overlay is warm.
+///
+/// A frame too small for all of it (a small Lottie's window) gets a compact form instead: the FPS
+/// and drops on one line over the last 60 intervals, so that the overlay is not cut off and leaves
+/// most of the animation in view.
 @MainActor
 final class FPSOverlay {
     static let size = (width: 336, height: 196)
-    private static let graphFrames = 120
+    /// The compact form's size, used where ``size`` and its inset do not fit.
+    static let compactSize = (width: 132, height: 51)
+    private static let inset = 8
     private static let stages: [(FrameStage, String)] = [(.animate, "animate"), (.draw, "draw"), (.composite, "composite"), (.present, "blit")]
 
     /// How frames reach the screen ("MIT-SHM", "XPutImage", "headless").
@@ -46,10 +52,22 @@ final class FPSOverlay {
         Self.typeface?.prepareASCII(size: Self.textSize)
     }
 
+    /// Whether a frame of `bounds` gets the compact form: the whole overlay, inset on both sides,
+    /// does not fit in it.
+    static func isCompact(in bounds: IntRect) -> Bool {
+        bounds.width < size.width + 2 * inset || bounds.height < size.height + 2 * inset
+    }
+
     /// Where the overlay goes in a frame of `bounds`: the top-left corner, inset by 8 pixels.
     func frame(in bounds: IntRect) -> IntRect {
-        IntRect(x: 8, y: 8, width: Self.size.width, height: Self.size.height).intersection(bounds)
+        let size = Self.isCompact(in: bounds) ? Self.compactSize : Self.size
+        return IntRect(x: Self.inset, y: Self.inset, width: size.width, height: size.height).intersection(bounds)
     }
+
+    /// Whether the text was built for the compact form.
+    private var shownCompact = false
+    /// The compact form's one line: `FPS 59.9  drops 2`.
+    private var compactLine = ASCIILine()
 
     /// Draws the overlay into `rect` of `target`, and returns the part of `target` it changed.
     ///
@@ -68,15 +86,19 @@ final class FPSOverlay {
         guard !rect.isEmpty else { return .zero }
         var redrawsAll = sceneChanged || scene == nil || scene === target || rect != pictureRect
         let now = currentTime()
+        let compact = Self.isCompact(in: target.bounds)
         if now - lastTextUpdate >= 0.25 || kind != shownScene || shownSize != (target.width, target.height) || Self.needsText(playback, shown: shownPlayback) {
             lastTextUpdate = now
             shownScene = kind
             shownSize = (target.width, target.height)
             shownPlayback = playback
-            rebuildText(scene: kind, size: (target.width, target.height), link: link)
+            shownCompact = compact
+            if compact { rebuildCompactText(link: link) } else { rebuildText(scene: kind, size: (target.width, target.height), link: link) }
             redrawsAll = true
         }
-        let graph = IntRect(x: rect.x + 6, y: rect.y + 6 + 11 * (lines.count - 2) + 2, width: Self.graphFrames * 2, height: 52)
+        let graph = compact
+            ? IntRect(x: rect.x + 6, y: rect.y + 6 + 11 + 2, width: Self.compactGraphFrames * 2, height: 26)
+            : IntRect(x: rect.x + 6, y: rect.y + 6 + 11 * (lines.count - 2) + 2, width: Self.graphFrames * 2, height: 52)
         guard let picture = picture(sized: rect) else {
             // No memory for the picture: draw straight into the target, all of it.
             dim(rect, of: target)
@@ -103,17 +125,24 @@ final class FPSOverlay {
 
     /// The overlay's text lines, drawn into `bitmap` (the overlay's own pixels, origin at its corner).
     private func drawText(into bitmap: Bitmap) {
+        guard !shownCompact else {
+            draw(compactLine, into: bitmap, at: Point(x: 6, y: 6), color: textColor)
+            return
+        }
         var y = 6.0
         for (i, line) in lines.enumerated() {
             let color = i >= lines.count - 2 ? dimColor : textColor
-            let origin = Point(x: 6, y: y)
-            if let face = Self.typeface {
-                face.draw(ascii: line.bytes, size: Self.textSize, into: bitmap, at: origin, color: color)
-            } else {
-                PixelFont.standard.draw(ascii: line.bytes, into: bitmap, at: origin, color: color)
-            }
+            draw(line, into: bitmap, at: Point(x: 6, y: y), color: color)
             y += 11
             if i == lines.count - 3 { y += 58 }  // room for the graph above the keys
+        }
+    }
+
+    private func draw(_ line: ASCIILine, into bitmap: Bitmap, at origin: Point, color: Color) {
+        if let face = Self.typeface {
+            face.draw(ascii: line.bytes, size: Self.textSize, into: bitmap, at: origin, color: color)
+        } else {
+            PixelFont.standard.draw(ascii: line.bytes, into: bitmap, at: origin, color: color)
         }
     }
 
@@ -180,6 +209,15 @@ final class FPSOverlay {
                 row[i] = 0xFF00_0000 | (p >> 2) & 0x3F_3F3F
             }
         }
+    }
+
+    /// The compact form's line: the FPS over the last second and the drops in total.
+    private func rebuildCompactText(link: DisplayLink) {
+        compactLine.clear()
+        compactLine.append("FPS ")
+        compactLine.append(fixed: link.statistics.framesPerSecondLastSecond, digits: 1)
+        compactLine.append("  drops ")
+        compactLine.append(link.statistics.framesDropped)
     }
 
     private func rebuildText(scene: SceneKind, size: (Int, Int), link: DisplayLink) {
@@ -271,14 +309,18 @@ final class FPSOverlay {
         }
     }
 
-    /// The last 120 frame intervals as 1-pixel bars 2 pixels apart (so steady frames read as bars,
-    /// not a slab), full height = two budgets, with the budget line; a frame after a drop is red.
+    private static let graphFrames = 120
+    private static let compactGraphFrames = 60
+
+    /// The last frame intervals (one per 2 pixels of `area`'s width) as 1-pixel bars 2 pixels apart
+    /// (so steady frames read as bars, not a slab), full height = two budgets, with the budget
+    /// line; a frame after a drop is red.
     private func drawGraph(into target: Bitmap, at area: IntRect, clip: IntRect, link: DisplayLink) {
         let statistics = link.statistics
         let budget = link.frameInterval > 0 ? link.frameInterval : frameRate.interval
         let kept = min(statistics.framesDelivered, statistics.historyCapacity)
         var index = 0, column = 0
-        let skip = max(0, kept - Self.graphFrames)
+        let skip = max(0, kept - area.width / 2)
         statistics.forEachRecentFrame { sample in
             defer { index += 1 }
             guard index >= skip, let interval = sample.interval else {
