@@ -95,6 +95,39 @@ extension RuntimeSuites {
         #expect(damagedArea < 40 * 92 * 92 / 4, "damaged \(damagedArea) pixels in 40 frames")
     }
 
+    /// When a redrawing animation goes away (ended and removed, or removed early), the layer is
+    /// drawn again from its model: the arrow's autoreversing sweep ended on a sliver from its last
+    /// animated frame, which stayed on screen, and a removed sweep kept its last picture.
+    @Test func aRedrawingAnimationThatGoesAwayLeavesTheModelsDrawing() throws {
+        for removesEarly in [false, true] {
+            freshRuntime()
+            let (trackedRoot, trackedWedge) = try maskedScene()
+            let (fullRoot, fullWedge) = try maskedScene()
+            let tracked = try Bitmap(width: 120, height: 100), full = try Bitmap(width: 120, height: 100)
+            let damaged = LayerRenderer(), everything = LayerRenderer()
+            everything.isDamageTrackingEnabled = false
+            damaged.render(trackedRoot, at: 0, into: tracked)
+            everything.render(fullRoot, at: 0, into: full)
+            let before = try #require(tracked.cropped(to: tracked.bounds))
+            for wedge in [trackedWedge, fullWedge] {
+                let animation = BasicAnimation(keyPath: "sweep")
+                animation.fromValue = 0.0
+                animation.toValue = 2 * Double.pi
+                animation.duration = 2
+                animation.autoreverses = true
+                wedge.add(animation, forKey: "grow")
+            }
+            for i in 1...260 {
+                let t = Double(i) / 60
+                if removesEarly, i == 30 { trackedWedge.removeAnimation(forKey: "grow"); fullWedge.removeAnimation(forKey: "grow") }
+                damaged.render(trackedRoot, at: t, into: tracked)
+                everything.render(fullRoot, at: t, into: full)
+            }
+            #expect(difference(tracked, before, tolerance: 0)?.differingPixels == 0, "damage-only, removed early: \(removesEarly)")
+            #expect(difference(full, before, tolerance: 0)?.differingPixels == 0, "whole redraws, removed early: \(removesEarly)")
+        }
+    }
+
     @Test func recordedFillsDrawTheSamePixelsAsABackingStore() throws {
         freshRuntime()
         for (color, opacity) in [(Color.white, 1.0), (Color(red: 1, green: 1, blue: 1, alpha: 0.6), 1.0), (Color.white, 0.5)] {

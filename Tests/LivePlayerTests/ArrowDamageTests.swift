@@ -53,4 +53,28 @@ import Raster
         #expect(frames >= 230, "only \(frames) frames damaged anything")
         #expect(largest.area <= bound, "frame \(largest.frame) damaged \(largest.area) pixels, more than \(bound)")
     }
+
+    /// A go cycle ends where it began: the frames after it show no arrow, as before go. Its last
+    /// animated frame drew a sliver of the arrow (1/60 of a turn), and the model's empty arrow was
+    /// never drawn after the sweep was removed, so the sliver stayed for good.
+    @Test func afterAGoCycleNoSliverOfTheArrowStays() throws {
+        LayerRuntime.shared.reset()
+        let side = 240
+        let scene = makeScene(.arrow, setup: SceneSetup(size: Size(width: Double(side), height: Double(side)), image: nil))
+        Transaction.flush()
+        let renderer = LayerRenderer()
+        renderer.clearColor = scene.clearColor
+        let frame = try Bitmap(width: side, height: side)
+        LayerClock.advance(to: 0)
+        renderer.render(scene.root, at: 0, into: frame)
+        let before = try #require(frame.cropped(to: frame.bounds))
+        scene.go()
+        for index in 1...250 {
+            let t = Double(index) / 60
+            scene.frameDelivered(at: t)
+            LayerClock.advance(to: t)
+            renderer.render(scene.root, at: t, into: frame)
+        }
+        #expect(frame.hasSamePixels(as: before), "the frame after the cycle is not the frame before go")
+    }
 }

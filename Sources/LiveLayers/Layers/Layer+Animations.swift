@@ -90,6 +90,8 @@ extension Layer {
         attachedAnimations = []
         let record = list.remove(at: index)
         attachedAnimations = list
+        // What it drew is now the model's to draw: no animation is left to say its value moved.
+        if record.redrawsLayer { needsDisplayFlag = true }
         animationsChanged()
         LayerRuntime.shared.resetLifecycleBound(of: self)
         if !record.hasStopped {
@@ -194,8 +196,16 @@ extension Layer {
         if removed {
             var list = attachedAnimations
             attachedAnimations = []
-            list.removeAll { $0.hasStopped && $0.animation.isRemovedOnCompletion }
+            var redrawn = false
+            list.removeAll { record in
+                guard record.hasStopped && record.animation.isRemovedOnCompletion else { return false }
+                if record.redrawsLayer { redrawn = true }
+                return true
+            }
             attachedAnimations = list
+            // The last frame drew the animation's value from just before its end; the model's
+            // value shows from now on, and nothing else would redraw it (the arrow's sliver).
+            if redrawn { needsDisplayFlag = true }
             animationsChanged()
             modelVersion &+= 1
             renderVersion &+= 1
