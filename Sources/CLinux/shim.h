@@ -1,7 +1,9 @@
 // CLinux: the Linux calls Swift's Glibc module does not import: timerfd (its header is not in the
 // module), prctl (variadic in C), the CPU affinity mask (GNU-only) and wmemset (wchar.h is not in
-// the module); and C's float-to-integer conversion, which Swift has only with a range check.
-// Static inline wrappers only; nothing else goes here.
+// the module); C's float-to-integer conversion, which Swift has only with a range check; and the
+// few pixel loops that run on AVX2 where the CPU has it (Swift builds for baseline x86-64, which
+// has no 256-bit integer vectors), each chosen at run time by CLinux_has_avx2.
+// Static inline functions only; nothing else goes here.
 #pragma once
 #include <stdint.h>
 #include <wchar.h>
@@ -75,3 +77,271 @@ static inline CLinux_UInt32x4 CLinux_widen4(const uint8_t *p) {
     __builtin_memcpy(&b, p, 4);
     return __builtin_convertvector(b, CLinux_UInt32x4);
 }
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+
+/// Whether the CPU has AVX2 and the system saves its registers (CPUID leaf 7, and the SSE and
+/// AVX state enabled in XCR0): the AVX2 loops below may run.
+static inline int CLinux_has_avx2(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE) || !(c & bit_AVX)) return 0;
+    unsigned lo, hi;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6) != 6 || __get_cpuid_max(0, 0) < 7) return 0;
+    __cpuid_count(7, 0, a, b, c, d);
+    return (b & bit_AVX2) != 0;
+}
+
+/// Every channel of eight pixels times the coverage in each lane, `(t + (t >> 8)) >> 8` with
+/// `t = x * c + 128` per channel in 16-bit lanes: PixelMath.scale8's formula, so the same bits.
+__attribute__((target("avx2")))
+static inline __m256i CLinux_scale8_avx2(__m256i p, __m256i c) {
+    const __m256i low = _mm256_set1_epi32(0x00FF00FF), round = _mm256_set1_epi16(128);
+    __m256i c16 = _mm256_or_si256(c, _mm256_slli_epi32(c, 16));
+    __m256i rb = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_and_si256(p, low), c16), round);
+    rb = _mm256_srli_epi16(_mm256_add_epi16(rb, _mm256_srli_epi16(rb, 8)), 8);
+    __m256i ag = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_and_si256(_mm256_srli_epi32(p, 8), low), c16), round);
+    ag = _mm256_srli_epi16(_mm256_add_epi16(ag, _mm256_srli_epi16(ag, 8)), 8);
+    return _mm256_or_si256(rb, _mm256_slli_epi32(ag, 8));
+}
+
+/// Kernels.solidCoverageInGroups on AVX2: source-over of the premultiplied `color` under
+/// `coverage[i]` onto `dst[i]` for `i < count`, eight pixels to a register, a group whose eight
+/// coverages are all zero skipped, and the last partial group done whole with coverage 0 past
+/// `count` (source-over at coverage 0 stores the pixel unchanged). The same formulas as the
+/// Swift kernel, so the same pixels. `dst` and `coverage` must be readable (and `dst` writable)
+/// up to `count` rounded up to eight.
+__attribute__((target("avx2")))
+static inline void CLinux_solid_over_groups_avx2(uint32_t *dst, long count, uint32_t color, const uint8_t *coverage) {
+    const __m256i s = _mm256_set1_epi32((int)color), full = _mm256_set1_epi32(255);
+    for (long i = 0; i < count; i += 8) {
+        __m128i bytes = _mm_loadl_epi64((const __m128i *)(coverage + i));
+        __m256i c = _mm256_cvtepu8_epi32(bytes);
+        long rest = count - i;
+        if (rest < 8) {
+            c = _mm256_and_si256(c, _mm256_cmpgt_epi32(_mm256_set1_epi32((int)rest), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+        } else if (_mm_cvtsi128_si64(bytes) == 0) {
+            continue;
+        }
+        __m256i sc = CLinux_scale8_avx2(s, c);
+        __m256i *p = (__m256i *)(dst + i);
+        __m256i d = _mm256_loadu_si256(p);
+        d = _mm256_add_epi32(sc, CLinux_scale8_avx2(d, _mm256_sub_epi32(full, _mm256_srli_epi32(sc, 24))));
+        _mm256_storeu_si256(p, d);
+    }
+}
+
+/// Eight cells' coverages under the non-zero rule, Rasterizer.coverage's float steps lane by lane
+/// (min(1, |w|), times 255, plus 0.5, truncated), so the same values.
+__attribute__((target("avx2")))
+static inline __m256i CLinux_nonzero_coverage8_avx2(__m256 w) {
+    __m256 v = _mm256_and_ps(w, _mm256_castsi256_ps(_mm256_set1_epi32(0x7FFFFFFF)));
+    v = _mm256_min_ps(v, _mm256_set1_ps(1));
+    v = _mm256_add_ps(_mm256_mul_ps(v, _mm256_set1_ps(255)), _mm256_set1_ps(0.5f));
+    return _mm256_cvttps_epi32(v);
+}
+
+/// Every channel of `p` times `a / 255`, rounded: PixelMath.scale.
+static inline uint32_t CLinux_scale(uint32_t p, uint32_t a) {
+    uint32_t rb = (p & 0x00FF00FFu) * a + 0x00800080u;
+    rb = ((rb + ((rb >> 8) & 0x00FF00FFu)) >> 8) & 0x00FF00FFu;
+    uint32_t ag = ((p >> 8) & 0x00FF00FFu) * a + 0x00800080u;
+    ag = (ag + ((ag >> 8) & 0x00FF00FFu)) & 0xFF00FF00u;
+    return rb | ag;
+}
+
+/// Source-over of the premultiplied `color` at coverage `c` (1...255) over `count` pixels:
+/// Kernels.solidSpan's formulas (opaque result stored outright).
+__attribute__((target("avx2")))
+static inline void CLinux_solid_span_avx2(uint32_t *dst, long count, uint32_t color, uint32_t c) {
+    uint32_t sc = CLinux_scale(color, c);
+    if (sc >> 24 == 255) {
+        if (count >= 64) { wmemset((wchar_t *)dst, (wchar_t)sc, (size_t)count); return; }
+        for (long i = 0; i < count; i++) dst[i] = sc;
+        return;
+    }
+    if (sc == 0) return;
+    uint32_t inv = 255 - (sc >> 24);
+    for (long i = 0; i < count; i++) dst[i] = sc + CLinux_scale(dst[i], inv);
+}
+
+/// Rasterizer.sweep of one row under the non-zero rule into a sink that only blends `color` by
+/// source-over (a Compositor with a solid colour, no mask, no global alpha), the sweep and the
+/// blend in one pass. `runs` holds `runCount` pairs of first and last cell, sorted by first
+/// cell; `row` is the pixel of the clip's first column, `room` the pixels writable from it.
+/// Each run's cells are summed onto the winding one after another, as the scalar sweep adds
+/// them (so every running sum is the same float), and cleared; each visible cell's pixel gets
+/// `color` over it at the cell's coverage, eight to a register, and a gap between runs at the
+/// winding's coverage. Returns 1 if a run reached the right side of the row (the sweep's
+/// `gapStart >= width`), else 0.
+__attribute__((target("avx2")))
+static inline int CLinux_sweep_row_solid_over_avx2(float *line, const int32_t *runs, long runCount, long width,
+                                                   uint32_t *row, long room, uint32_t color) {
+#pragma STDC FP_CONTRACT OFF
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), full = _mm256_set1_epi32(255);
+    const __m256i s = _mm256_set1_epi32((int)color);
+    float w = 0;
+    long gapStart = 0, i = 0;
+    int reachedRight = 0;
+    while (i < runCount) {
+        long start = runs[2 * i], end = runs[2 * i + 1];
+        i++;
+        while (i < runCount && runs[2 * i] <= end + 1) {
+            if (runs[2 * i + 1] > end) end = runs[2 * i + 1];
+            i++;
+        }
+        if (start > gapStart) {
+            float v = w < 0 ? -w : w;
+            v = v < 1 ? v : 1;
+            uint32_t c = (uint32_t)(int32_t)(v * 255.0f + 0.5f);
+            if (c != 0) CLinux_solid_span_avx2(row + gapStart, (start < width ? start : width) - gapStart, color, c);
+        }
+        long visibleEnd = end < width - 1 ? end : width - 1, length = end - start + 1;
+        long x = start;
+        for (; x <= visibleEnd; x += 8) {
+            long inRun = end - x + 1, visible = visibleEnd - x + 1;
+            __m256i runLanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(inRun > 8 ? 8 : (int)inRun), lanes);
+            __m256i visibleLanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(visible > 8 ? 8 : (int)visible), lanes);
+            __m256 a = _mm256_maskload_ps(line + x, runLanes);
+            // In order, one add after another; lanes past the run add zero, which changes no sum.
+            float s0 = w + a[0], s1 = s0 + a[1], s2 = s1 + a[2], s3 = s2 + a[3];
+            float s4 = s3 + a[4], s5 = s4 + a[5], s6 = s5 + a[6], s7 = s6 + a[7];
+            w = s7;
+            // Cleared with stores inside the run only (they may overlap cells already summed):
+            // the next run's cells are not summed yet.
+            if (inRun >= 8) {
+                _mm256_storeu_ps(line + x, _mm256_setzero_ps());
+            } else if (length >= 8) {
+                _mm256_storeu_ps(line + end - 7, _mm256_setzero_ps());
+            } else if (length >= 4) {
+                _mm_storeu_ps(line + start, _mm_setzero_ps());
+                _mm_storeu_ps(line + end - 3, _mm_setzero_ps());
+            } else if (length >= 2) {
+                _mm_storel_pi((__m64 *)(line + start), _mm_setzero_ps());
+                _mm_storel_pi((__m64 *)(line + end - 1), _mm_setzero_ps());
+            } else {
+                line[start] = 0;
+            }
+            __m256i c = _mm256_and_si256(CLinux_nonzero_coverage8_avx2(_mm256_setr_ps(s0, s1, s2, s3, s4, s5, s6, s7)), visibleLanes);
+            if (_mm256_testz_si256(c, c)) continue;
+            __m256i sc = CLinux_scale8_avx2(s, c);
+            __m256i inv = _mm256_sub_epi32(full, _mm256_srli_epi32(sc, 24));
+            uint32_t *p = row + x;
+            if (x + 8 <= room) {
+                __m256i d = _mm256_loadu_si256((const __m256i *)p);
+                _mm256_storeu_si256((__m256i *)p, _mm256_add_epi32(sc, CLinux_scale8_avx2(d, inv)));
+            } else {
+                __m256i d = _mm256_maskload_epi32((const int *)p, visibleLanes);
+                _mm256_maskstore_epi32((int *)p, visibleLanes, _mm256_add_epi32(sc, CLinux_scale8_avx2(d, inv)));
+            }
+        }
+        // Cells past the visible width still hold area.
+        for (; x <= end; x++) {
+            w += line[x];
+            line[x] = 0;
+        }
+        gapStart = end + 1;
+        if (gapStart >= width) { reachedRight = 1; break; }
+    }
+    // A shape whose right side was clipped away still covers the rest of the row.
+    if (gapStart < width) {
+        float v = w < 0 ? -w : w;
+        v = v < 1 ? v : 1;
+        uint32_t c = (uint32_t)(int32_t)(v * 255.0f + 0.5f);
+        if (c != 0) CLinux_solid_span_avx2(row + gapStart, width - gapStart, color, c);
+    }
+    // Runs past the visible width still hold area: cleared so the buffer stays zero.
+    for (; i < runCount; i++) {
+        for (long x = runs[2 * i]; x <= runs[2 * i + 1]; x++) line[x] = 0;
+    }
+    return reachedRight;
+}
+
+/// Stores `pixel` into `count` pixels at `dst` (PixelMath.fill: long runs through wmemset).
+__attribute__((target("avx2")))
+static inline void CLinux_fill_avx2(uint32_t *dst, long count, uint32_t pixel) {
+    if (count >= 64) { wmemset((wchar_t *)dst, (wchar_t)pixel, (size_t)count); return; }
+    for (long k = 0; k < count; k++) dst[k] = pixel;
+}
+
+/// Rasterizer.sweep of one row under the non-zero rule into a sink whose every pixel is one of
+/// 256 by coverage (a solid colour over an opaque background: BackgroundFusingSink), the sweep
+/// and the stores in one pass: all `width` pixels from `row` (the clip's first column) are
+/// written, the cells' pixels as `table[coverage]` eight at a time and each gap between runs
+/// as `table` at the winding's coverage. The runs and the sums are as in
+/// CLinux_sweep_row_solid_over_avx2, whose return value this shares.
+__attribute__((target("avx2")))
+static inline int CLinux_sweep_row_lookup_avx2(float *line, const int32_t *runs, long runCount, long width,
+                                               uint32_t *row, const uint32_t *table) {
+#pragma STDC FP_CONTRACT OFF
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    float w = 0;
+    long gapStart = 0, i = 0;
+    int reachedRight = 0;
+    while (i < runCount) {
+        long start = runs[2 * i], end = runs[2 * i + 1];
+        i++;
+        while (i < runCount && runs[2 * i] <= end + 1) {
+            if (runs[2 * i + 1] > end) end = runs[2 * i + 1];
+            i++;
+        }
+        if (start > gapStart) {
+            float v = w < 0 ? -w : w;
+            v = v < 1 ? v : 1;
+            CLinux_fill_avx2(row + gapStart, (start < width ? start : width) - gapStart, table[(int32_t)(v * 255.0f + 0.5f)]);
+        }
+        long visibleEnd = end < width - 1 ? end : width - 1, length = end - start + 1;
+        long x = start;
+        for (; x <= visibleEnd; x += 8) {
+            long inRun = end - x + 1, visible = visibleEnd - x + 1;
+            __m256i runLanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(inRun > 8 ? 8 : (int)inRun), lanes);
+            __m256 a = _mm256_maskload_ps(line + x, runLanes);
+            // In order, one add after another; lanes past the run add zero, which changes no sum.
+            float s0 = w + a[0], s1 = s0 + a[1], s2 = s1 + a[2], s3 = s2 + a[3];
+            float s4 = s3 + a[4], s5 = s4 + a[5], s6 = s5 + a[6], s7 = s6 + a[7];
+            w = s7;
+            if (inRun >= 8) {
+                _mm256_storeu_ps(line + x, _mm256_setzero_ps());
+            } else if (length >= 8) {
+                _mm256_storeu_ps(line + end - 7, _mm256_setzero_ps());
+            } else if (length >= 4) {
+                _mm_storeu_ps(line + start, _mm_setzero_ps());
+                _mm_storeu_ps(line + end - 3, _mm_setzero_ps());
+            } else if (length >= 2) {
+                _mm_storel_pi((__m64 *)(line + start), _mm_setzero_ps());
+                _mm_storel_pi((__m64 *)(line + end - 1), _mm_setzero_ps());
+            } else {
+                line[start] = 0;
+            }
+            __m256i c = CLinux_nonzero_coverage8_avx2(_mm256_setr_ps(s0, s1, s2, s3, s4, s5, s6, s7));
+            __m256i p = _mm256_i32gather_epi32((const int *)table, c, 4);
+            // Pixels right of the run get a value here that the next gap or run replaces; none
+            // is written past the row's last column.
+            if (x + 8 <= width) {
+                _mm256_storeu_si256((__m256i *)(row + x), p);
+            } else {
+                __m256i visibleLanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(visible > 8 ? 8 : (int)visible), lanes);
+                _mm256_maskstore_epi32((int *)(row + x), visibleLanes, p);
+            }
+        }
+        // Cells past the visible width still hold area.
+        for (; x <= end; x++) {
+            w += line[x];
+            line[x] = 0;
+        }
+        gapStart = end + 1;
+        if (gapStart >= width) { reachedRight = 1; break; }
+    }
+    if (gapStart < width) {
+        float v = w < 0 ? -w : w;
+        v = v < 1 ? v : 1;
+        CLinux_fill_avx2(row + gapStart, width - gapStart, table[(int32_t)(v * 255.0f + 0.5f)]);
+    }
+    for (; i < runCount; i++) {
+        for (long x = runs[2 * i]; x <= runs[2 * i + 1]; x++) line[x] = 0;
+    }
+    return reachedRight;
+}
+#endif

@@ -77,17 +77,28 @@ import Testing
                 let dst = (0..<padded).map { _ in Self.pixel(&rng) }
                 let cov = Self.coverage(&rng, count: padded).map { $0 == 0 ? UInt8(7) : $0 }   // no accidental zeros past the run
                 let head = Array(Self.coverage(&rng, count: count))
-                var a = dst
                 let coverage = head + cov[count...]
-                coverage.withUnsafeBufferPointer { cv in
-                    a.withUnsafeMutableBufferPointer { Kernels.solidCoverageInGroups($0.baseAddress!, count: count, source: solid, coverage: cv.baseAddress!) }
-                }
-                for i in 0..<padded {
-                    let expected = i < count ? ReferenceKernels.blend(solid, dst[i], coverage: UInt32(head[i]), mode: .normal) : dst[i]
-                    #expect(a[i] == expected, "count \(count), pixel \(i)")
+                // The Swift loop, and the AVX2 one where the CPU has it.
+                for avx2 in Kernels.hasAVX2 ? [false, true] : [false] {
+                    var a = dst
+                    coverage.withUnsafeBufferPointer { cv in
+                        a.withUnsafeMutableBufferPointer {
+                            Kernels.solidCoverageInGroups($0.baseAddress!, count: count, source: solid, coverage: cv.baseAddress!, avx2: avx2)
+                        }
+                    }
+                    for i in 0..<padded {
+                        let expected = i < count ? ReferenceKernels.blend(solid, dst[i], coverage: UInt32(head[i]), mode: .normal) : dst[i]
+                        #expect(a[i] == expected, "count \(count), pixel \(i), AVX2 \(avx2)")
+                    }
                 }
             }
         }
+    }
+
+    /// The AVX2 sweeps read a row's runs of cells as pairs of 32-bit first and last cells.
+    @Test func runsOfCellsArePairsOfInt32() {
+        #expect(MemoryLayout<Rasterizer.Cells>.size == 8 && MemoryLayout<Rasterizer.Cells>.stride == 8)
+        #expect(MemoryLayout<Rasterizer.Cells>.offset(of: \.x0) == 0 && MemoryLayout<Rasterizer.Cells>.offset(of: \.x1) == 4)
     }
 
     /// Pixel runs on both sides of the length where fills go to the C library: every pixel of the

@@ -112,6 +112,30 @@ struct BackgroundFusingSink: CoverageSink {
         self.blends = blends
         cursorY = rect.y
         cursorX = rect.x
+        if let solid, inner.usesAVX2 {
+            // The rasterizer's AVX2 sweep looks every cell up: all 256 made now (a few thousand
+            // instructions a shape).
+            for c in 0..<256 { blends[c] = Self.blend(solid, coverage: c, alpha: inner.alpha, over: pixel) }
+        }
+    }
+
+    /// The solid source at coverage `c` (and global alpha) over the background: what the
+    /// compositor's cells would compute (the same formula).
+    @inline(__always)
+    private static func blend(_ s: UInt32, coverage c: Int, alpha: UInt32, over pixel: UInt32) -> UInt32 {
+        let cc = alpha == 255 ? UInt32(c) : PixelMath.mul(UInt32(c), alpha)
+        return PixelMath.over(PixelMath.scale(s, cc), pixel)
+    }
+
+    /// Every pixel of the rectangle is `blends` at its coverage: the source at that coverage over
+    /// the background, outright where it is opaque, and the background where it is 0 (a span's
+    /// blend and the cells' lookup compute the same). So the rasterizer may write a row's pixels
+    /// from the table itself, after the background left of them.
+    mutating func lookupRow(y: Int, from x0: Int, to x1: Int) -> (pixels: UnsafeMutablePointer<UInt32>, table: UnsafePointer<UInt32>)? {
+        guard solid != nil, inner.usesAVX2, x0 >= rect.x, x1 <= rect.maxX, y >= rect.y, y < rect.maxY else { return nil }
+        advance(y: y, x: x0)
+        cursorX = x1
+        return (inner.pixels + y * inner.stride, UnsafePointer(blends))
     }
 
     /// Writes the background up to column `x` of row `y` (rows above it to their ends).
@@ -161,9 +185,7 @@ struct BackgroundFusingSink: CoverageSink {
             let c = Int(coverage[i])
             var p = blends[c]
             if p == 0 {
-                // What the compositor's cells would compute over the background (the same formula).
-                let cc = alpha == 255 ? UInt32(c) : PixelMath.mul(UInt32(c), alpha)
-                p = PixelMath.over(PixelMath.scale(s, cc), pixel)
+                p = Self.blend(s, coverage: c, alpha: alpha, over: pixel)
                 blends[c] = p
             }
             dst[i] = p

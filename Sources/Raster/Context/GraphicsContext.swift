@@ -54,6 +54,10 @@ public final class GraphicsContext {
         didSet { if !defersOpaqueFills { flushPendingFill() } }
     }
 
+    /// Whether compositors may run the AVX2 loops (CLinux), on a CPU that has AVX2. Tests turn it
+    /// off to compare them with the portable Swift loops, which give the same pixels.
+    var usesAVX2Kernels = Kernels.hasAVX2
+
     /// Creates a context drawing into `bitmap`, clipped to the whole bitmap, with the identity transform.
     public init(bitmap: Bitmap) {
         self.bitmap = bitmap
@@ -385,7 +389,7 @@ public final class GraphicsContext {
             alpha: compositingAlpha,
             mode: state.blendMode,
             mask: state.clipMask?.values, maskStride: state.clipMask?.width ?? 0,
-            sourceScratch: sourceRow.base, coverageScratch: coverageRow.base)
+            sourceScratch: sourceRow.base, coverageScratch: coverageRow.base, usesAVX2: usesAVX2Kernels)
     }
 
     /// The device pixel rectangle `rect` covers exactly, if the CTM maps it onto whole pixels.

@@ -48,10 +48,24 @@ protocol CoverageSink {
     /// Nothing more will be emitted above row `y` (sent between the bands of two shapes
     /// rendered together, before the second shape draws over those rows).
     mutating func rowsDone(before y: Int)
+    /// The pixels, their stride and the colour, when all the sink does with cells is blend one
+    /// solid colour over the pixels by source-over at each cell's coverage, and the AVX2 kernels
+    /// may run: the rasterizer then sweeps a run of non-zero cells and blends it in one pass
+    /// (CLinux_sweep_solid_over_avx2) instead of handing the run's coverage to ``cells(y:x:coverage:)``.
+    var solidOverTarget: (pixels: UnsafeMutablePointer<UInt32>, stride: Int, color: UInt32)? { get }
+    /// When every pixel the sink writes is one of 256 by coverage, and the AVX2 kernels may run:
+    /// row `y`'s pixels and that table, the sink having done everything left of column `x0` and
+    /// taking columns `x0..<x1` as written (CLinux_sweep_row_lookup_avx2 writes them all).
+    /// Nil (the default) to be given the row as spans and cells.
+    mutating func lookupRow(y: Int, from x0: Int, to x1: Int) -> (pixels: UnsafeMutablePointer<UInt32>, table: UnsafePointer<UInt32>)?
 }
 
 extension CoverageSink {
     mutating func rowsDone(before y: Int) {}
+    var solidOverTarget: (pixels: UnsafeMutablePointer<UInt32>, stride: Int, color: UInt32)? { nil }
+    mutating func lookupRow(y: Int, from x0: Int, to x1: Int) -> (pixels: UnsafeMutablePointer<UInt32>, table: UnsafePointer<UInt32>)? {
+        nil
+    }
 }
 
 /// Turns paths into per-pixel coverage inside a clip rectangle. Reuse one instance per thread.
@@ -64,7 +78,8 @@ final class Rasterizer {
         var rank: Int32 = 0
     }
 
-    /// Accumulation cells `x0...x1` of one row (x0 < 0: none).
+    /// Accumulation cells `x0...x1` of one row (x0 < 0: none). CLinux_sweep_row_solid_over_avx2
+    /// reads a row's list of them as pairs of Int32 (RasterizerTests checks the layout).
     struct Cells {
         var x0: Int32, x1: Int32
     }
@@ -530,6 +545,24 @@ final class Rasterizer {
         let width = clip.width
         let y = row
         let line = accumulation.base + (row - bandStart) * cellStride
+        #if arch(x86_64)
+        if rule == .winding, !makesWindingsWhole {
+            let runs = UnsafeRawPointer(rowRuns).assumingMemoryBound(to: Int32.self)
+            if let target = sink.solidOverTarget {
+                if CLinux_sweep_row_solid_over_avx2(line, runs, runCount, width, target.pixels + y * target.stride + clip.x,
+                                                    target.stride - clip.x, target.color) != 0 {
+                    endsOnWholeWinding = false
+                }
+                return
+            }
+            if let target = sink.lookupRow(y: y, from: clip.x, to: clip.maxX) {
+                if CLinux_sweep_row_lookup_avx2(line, runs, runCount, width, target.pixels + clip.x, target.table) != 0 {
+                    endsOnWholeWinding = false
+                }
+                return
+            }
+        }
+        #endif
         let out = coverage.base
         var winding: Float = 0
         var gapStart = 0
