@@ -344,4 +344,161 @@ static inline int CLinux_sweep_row_lookup_avx2(float *line, const int32_t *runs,
     }
     return reachedRight;
 }
+
+/// One row of CLinux_accumulate_edge_avx2 (Rasterizer.accumulate's loop body, the same floats).
+__attribute__((target("avx2")))
+static inline void CLinux_accumulate_row(float *line, float xTop, float xBottom, float d, int32_t *record) {
+#pragma STDC FP_CONTRACT OFF
+    float x0 = xTop < xBottom ? xTop : xBottom, x1 = xTop < xBottom ? xBottom : xTop;
+    int32_t x0i = (int32_t)x0;
+    float x0floor = (float)x0i;
+    int32_t x1t = (int32_t)x1;
+    int32_t x1i = (float)x1t < x1 ? x1t + 1 : x1t;
+    float x1ceil = (float)x1i;
+    int32_t last;
+    if (x1i <= x0i + 1) {
+        float xmf = 0.5f * (xTop + xBottom) - x0floor;
+        line[x0i] += d - d * xmf;
+        line[x0i + 1] += d * xmf;
+        last = x0i + 1;
+    } else {
+        float s = 1 / (x1 - x0);
+        float x0f = x0 - x0floor;
+        float a0 = 0.5f * s * (1 - x0f) * (1 - x0f);
+        float x1f = x1 - x1ceil + 1;
+        float am = 0.5f * s * x1f * x1f;
+        line[x0i] += d * a0;
+        if (x1i == x0i + 2) {
+            line[x0i + 1] += d * (1 - a0 - am);
+        } else {
+            float a1 = s * (1.5f - x0f);
+            line[x0i + 1] += d * (a1 - a0);
+            float ds = d * s;
+            for (int32_t xi = x0i + 2; xi < x1i - 1; xi++) line[xi] += ds;
+            float a2 = a1 + (float)(x1i - x0i - 3) * s;
+            line[x1i - 1] += d * (1 - a2 - am);
+        }
+        line[x1i] += d * am;
+        last = x1i;
+    }
+    record[0] = x0i;
+    record[1] = last;
+}
+
+/// Rasterizer.accumulate of one edge (x0, y0)-(x1, y1), `direction` +1 or -1, into the cells of
+/// the band of rows `bandStart..<bandEnd` (`cellStride` cells a row from `cells`) and into its
+/// column of the band's table of runs (`column`, a row of the table every `columns` pairs),
+/// with every float computed as Rasterizer.accumulate computes it: the rows' ends, crossings,
+/// heights and areas eight rows to a register, each the same operations in the same order, then
+/// added into the cells row by row. `clamped` keeps each row's x inside 0...`width`.
+__attribute__((target("avx2")))
+static inline void CLinux_accumulate_edge_avx2(float *cells, long cellStride, long bandStart, long bandEnd, long width,
+                                               float ex0, float ey0, float ex1, float ey1, float direction, int clamped,
+                                               int32_t *column, long columns) {
+#pragma STDC FP_CONTRACT OFF
+    float dxdy = (ex1 - ex0) / (ey1 - ey0);
+    long rowFirst = (long)__builtin_floorf(ey0), rowEnd = (long)__builtin_ceilf(ey1);
+    if (rowFirst < bandStart) rowFirst = bandStart;
+    if (rowEnd > bandEnd) rowEnd = bandEnd;
+    float maxX = (float)width;
+    float *line = cells + (rowFirst - bandStart) * cellStride;
+    long row = rowFirst;
+    // Swift's max(a, b) is b >= a ? b : a, and min(a, b) is b < a ? b : a.
+    float top = ey0 >= (float)row ? ey0 : (float)row;
+    float xt = ex0 + (top - ey0) * dxdy;
+    xt = xt >= 0 ? xt : 0;
+    float xTop = xt < maxX ? xt : maxX;
+    if (row + 8 <= rowEnd) {
+        const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1), half = _mm256_set1_ps(0.5f);
+        const __m256 vMaxX = _mm256_set1_ps(maxX), vDxdy = _mm256_set1_ps(dxdy), vx0 = _mm256_set1_ps(ex0);
+        const __m256 vy0 = _mm256_set1_ps(ey0), vy1 = _mm256_set1_ps(ey1), vDirection = _mm256_set1_ps(direction);
+        const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), previous = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
+        const __m256i oneI = _mm256_set1_epi32(1), threeI = _mm256_set1_epi32(3);
+        float a[8], b[8], two8[8], many8[8], ds8[8], last8[8];
+        int32_t x0i8[8], x1i8[8], single8[8];
+        while (row + 8 <= rowEnd) {
+            __m256 rowEnds = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32((int)row + 1), lanes));
+            __m256 bottom = _mm256_blendv_ps(rowEnds, vy1, _mm256_cmp_ps(vy1, rowEnds, _CMP_LT_OQ));
+            __m256 x = _mm256_add_ps(vx0, _mm256_mul_ps(_mm256_sub_ps(bottom, vy0), vDxdy));
+            __m256 xBottom = x;
+            if (clamped) {
+                xBottom = _mm256_blendv_ps(zero, x, _mm256_cmp_ps(x, zero, _CMP_GE_OQ));
+                xBottom = _mm256_blendv_ps(vMaxX, xBottom, _mm256_cmp_ps(xBottom, vMaxX, _CMP_LT_OQ));
+            }
+            // Each row starts where the one before ended.
+            __m256 tops = _mm256_blend_ps(_mm256_permutevar8x32_ps(bottom, previous), _mm256_set1_ps(top), 1);
+            __m256 xTops = _mm256_blend_ps(_mm256_permutevar8x32_ps(xBottom, previous), _mm256_set1_ps(xTop), 1);
+            __m256 d = _mm256_mul_ps(_mm256_sub_ps(bottom, tops), vDirection);
+            __m256 lt = _mm256_cmp_ps(xTops, xBottom, _CMP_LT_OQ);
+            __m256 lo = _mm256_blendv_ps(xBottom, xTops, lt), hi = _mm256_blendv_ps(xTops, xBottom, lt);
+            __m256i x0i = _mm256_cvttps_epi32(lo);
+            __m256 x0floor = _mm256_cvtepi32_ps(x0i);
+            __m256i x1t = _mm256_cvttps_epi32(hi);
+            __m256i x1i = _mm256_sub_epi32(x1t, _mm256_castps_si256(_mm256_cmp_ps(_mm256_cvtepi32_ps(x1t), hi, _CMP_LT_OQ)));
+            __m256 x1ceil = _mm256_cvtepi32_ps(x1i);
+            __m256i single = _mm256_cmpgt_epi32(_mm256_add_epi32(x0i, _mm256_add_epi32(oneI, oneI)), x1i);
+            // Within one cell.
+            __m256 xmf = _mm256_sub_ps(_mm256_mul_ps(half, _mm256_add_ps(xTops, xBottom)), x0floor);
+            __m256 dxmf = _mm256_mul_ps(d, xmf);
+            __m256 singleA = _mm256_sub_ps(d, dxmf);
+            // Across cells.
+            __m256 s = _mm256_div_ps(one, _mm256_sub_ps(hi, lo));
+            __m256 x0f = _mm256_sub_ps(lo, x0floor);
+            __m256 a0 = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(half, s), _mm256_sub_ps(one, x0f)), _mm256_sub_ps(one, x0f));
+            __m256 x1f = _mm256_add_ps(_mm256_sub_ps(hi, x1ceil), one);
+            __m256 am = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(half, s), x1f), x1f);
+            __m256 a1 = _mm256_mul_ps(s, _mm256_sub_ps(_mm256_set1_ps(1.5f), x0f));
+            __m256 a2 = _mm256_add_ps(a1, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_sub_epi32(x1i, x0i), threeI)), s));
+            __m256 isSingle = _mm256_castsi256_ps(single);
+            _mm256_storeu_ps(a, _mm256_blendv_ps(_mm256_mul_ps(d, a0), singleA, isSingle));
+            _mm256_storeu_ps(b, _mm256_blendv_ps(_mm256_mul_ps(d, am), dxmf, isSingle));
+            _mm256_storeu_ps(two8, _mm256_mul_ps(d, _mm256_sub_ps(_mm256_sub_ps(one, a0), am)));
+            _mm256_storeu_ps(many8, _mm256_mul_ps(d, _mm256_sub_ps(a1, a0)));
+            _mm256_storeu_ps(ds8, _mm256_mul_ps(d, s));
+            _mm256_storeu_ps(last8, _mm256_mul_ps(d, _mm256_sub_ps(_mm256_sub_ps(one, a2), am)));
+            _mm256_storeu_si256((__m256i *)x0i8, x0i);
+            _mm256_storeu_si256((__m256i *)x1i8, x1i);
+            _mm256_storeu_si256((__m256i *)single8, single);
+            int32_t *record = column + 2 * (row - bandStart) * columns;
+            for (int k = 0; k < 8; k++) {
+                int32_t c0 = x0i8[k], c1 = x1i8[k];
+                line[c0] += a[k];
+                if (single8[k]) {
+                    line[c0 + 1] += b[k];
+                    c1 = c0 + 1;
+                } else {
+                    if (c1 == c0 + 2) {
+                        line[c0 + 1] += two8[k];
+                    } else {
+                        line[c0 + 1] += many8[k];
+                        float ds = ds8[k];
+                        for (int32_t xi = c0 + 2; xi < c1 - 1; xi++) line[xi] += ds;
+                        line[c1 - 1] += last8[k];
+                    }
+                    line[c1] += b[k];
+                }
+                record[0] = c0;
+                record[1] = c1;
+                record += 2 * columns;
+                line += cellStride;
+            }
+            top = bottom[7];
+            xTop = xBottom[7];
+            row += 8;
+        }
+    }
+    for (; row < rowEnd; row++) {
+        float bottom = ey1 < (float)(row + 1) ? ey1 : (float)(row + 1);
+        float x = ex0 + (bottom - ey0) * dxdy;
+        float xBottom = x;
+        if (clamped) {
+            xBottom = x >= 0 ? x : 0;
+            xBottom = xBottom < maxX ? xBottom : maxX;
+        }
+        CLinux_accumulate_row(line, xTop, xBottom, (bottom - top) * direction, column + 2 * (row - bandStart) * columns);
+        top = bottom;
+        xTop = xBottom;
+        line += cellStride;
+    }
+}
 #endif

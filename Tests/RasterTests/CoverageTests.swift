@@ -181,6 +181,48 @@ import Testing
         }
     }
 
+    /// The AVX2 accumulation (eight rows of an edge to a register, CLinux_accumulate_edge_avx2)
+    /// gives every cell the float the Swift loop gives it: random polygons, long edges across a
+    /// wide clip that is cut in bands, edges leaving the clip on every side, both fill rules.
+    @Test(.enabled(if: Kernels.hasAVX2)) func avx2AccumulationGivesTheCoverageOfTheSwiftLoop() {
+        struct Grid: CoverageSink {
+            let values: UnsafeMutablePointer<UInt8>
+            let clip: IntRect
+            mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
+                (values + (y - clip.y) * clip.width + x - clip.x).update(repeating: coverage, count: count)
+            }
+            mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
+                (values + (y - clip.y) * clip.width + x - clip.x).update(from: coverage.baseAddress!, count: coverage.count)
+            }
+        }
+        var rng = SplitMix64(seed: 0xA5A2)
+        let clip = IntRect(x: 13, y: 7, width: 1500, height: 120)
+        let count = clip.width * clip.height
+        let swift = UnsafeMutablePointer<UInt8>.allocate(capacity: count), avx2 = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+        defer { swift.deallocate(); avx2.deallocate() }
+        let rasterizer = Rasterizer()
+        for round in 0..<40 {
+            let n = Int.random(in: 3...24, using: &rng)
+            let spread = round % 2 == 0 ? 1600.0 : 60.0
+            let c = Point(x: Double.random(in: 0...1530, using: &rng), y: Double.random(in: 0...130, using: &rng))
+            let poly = (0..<n).map { _ in
+                Point(x: c.x + Double.random(in: -spread...spread, using: &rng), y: c.y + Double.random(in: -90...90, using: &rng))
+            }
+            let rule: FillRule = round % 3 == 0 ? .evenOdd : .winding
+            for (uses, values) in [(false, swift), (true, avx2)] {
+                values.initialize(repeating: 0, count: count)
+                rasterizer.usesAVX2 = uses
+                rasterizer.begin(clip: clip)
+                rasterizer.add(Self.polygon(poly), transform: .identity)
+                var sink = Grid(values: values, clip: clip)
+                rasterizer.render(rule: rule, into: &sink)
+            }
+            var differences = 0
+            for i in 0..<count where swift[i] != avx2[i] { differences += 1 }
+            #expect(differences == 0, "round \(round): \(differences) pixels differ")
+        }
+    }
+
     /// A sprite turning on the frame, drawn by one rasterizer frame after frame (the orbit
     /// scene's arrow): as it turns, a band holds more of its rows, and the table of runs sized by
     /// the first frame's band grew mid-animation (one allocation a turn in the scene benchmark).

@@ -56,7 +56,12 @@ public final class GraphicsContext {
 
     /// Whether compositors may run the AVX2 loops (CLinux), on a CPU that has AVX2. Tests turn it
     /// off to compare them with the portable Swift loops, which give the same pixels.
-    var usesAVX2Kernels = Kernels.hasAVX2
+    var usesAVX2Kernels = Kernels.hasAVX2 {
+        didSet {
+            rasterizer.usesAVX2 = usesAVX2Kernels
+            strokeRasterizer.usesAVX2 = usesAVX2Kernels
+        }
+    }
 
     /// Creates a context drawing into `bitmap`, clipped to the whole bitmap, with the identity transform.
     public init(bitmap: Bitmap) {

@@ -125,6 +125,9 @@ final class Rasterizer {
     private let cellTable = ScratchArray<Cells>(capacity: 0)
     private let coverage = ScratchArray<UInt8>(capacity: 256)
 
+    /// Whether the AVX2 loops (CLinux) accumulate edges into a band's table of runs.
+    var usesAVX2 = Kernels.hasAVX2
+
     private var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
     private var subpathStart: Point?
     private var current: Point?
@@ -387,7 +390,19 @@ final class Rasterizer {
             for rank in 0..<columns { edges[Int(active[rank].index)].rank = Int32(rank) }
             cellTable.reset(count: rowCount * columns, to: Cells(x0: -1, x1: -1))
             let table = cellTable.base
-            for i in 0..<edges.count {
+            #if arch(x86_64)
+            if usesAVX2 {
+                for i in 0..<edges.count {
+                    let e = edges[i]
+                    if e.y1 <= top || e.y0 >= bottom { continue }
+                    let inside = min(e.x0, e.x1) >= 1 && max(e.x0, e.x1) <= Float(clip.width) - 1
+                    CLinux_accumulate_edge_avx2(accumulation.base, cellStride, bandStart, bandEnd, clip.width,
+                                                e.x0, e.y0, e.x1, e.y1, e.direction, inside ? 0 : 1,
+                                                UnsafeMutableRawPointer(table + Int(e.rank)).assumingMemoryBound(to: Int32.self), columns)
+                }
+            }
+            #endif
+            for i in 0..<edges.count where !usesAVX2 {
                 let e = edges[i]
                 if e.y1 <= top || e.y0 >= bottom { continue }
                 let column = table + Int(e.rank)
