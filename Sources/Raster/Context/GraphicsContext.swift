@@ -30,8 +30,8 @@ public final class GraphicsContext {
     let rasterizer = Rasterizer()
     /// Rasterizes a stroke alongside the fill in ``fillAndStroke(_:rule:strokeFrom:to:)``.
     let strokeRasterizer = Rasterizer()
-    private let sourceRow: ScratchArray<UInt32>
-    private let coverageRow: ScratchArray<UInt8>
+    let sourceRow: ScratchArray<UInt32>
+    let coverageRow: ScratchArray<UInt8>
     let gradientTable = ScratchArray<UInt32>(capacity: 256)
     /// A solid colour over a held-back background at each coverage (BackgroundFusingSink).
     let fusedBlends = ScratchArray<UInt32>(capacity: 256)

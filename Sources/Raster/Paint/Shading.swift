@@ -65,6 +65,9 @@ public struct Shading: Sendable, Hashable {
     }
 
     /// The 8×8 Bayer matrix, as offsets within one 8-bit step (1...255 in 1/256ths, centred).
+    /// The dither of an undithered shading: half a step, which rounds to nearest.
+    static let noDither = [UInt32](repeating: 128, count: 64)
+
     static let bayer: [UInt32] = {
         let m: [UInt32] = [
             0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26,
@@ -136,8 +139,15 @@ final class ShadingRamp: @unchecked Sendable {
             let p = stop.color.premultipliedPixel
             entries[i] = UInt64(p >> 24) << 56 | UInt64((p >> 16) & 0xFF) << 40 | UInt64((p >> 8) & 0xFF) << 24 | UInt64(p & 0xFF) << 8
         }
+        // Colour lanes at most the alpha lane: with the same dither added, each channel's
+        // byte then stays at or below alpha's, which `pixel` needs no comparisons to keep.
         var opaque = true
-        for i in 0..<Self.count where entries[i] >> 48 != 65280 { opaque = false; break }
+        for i in 0..<Self.count {
+            let e = entries[i], a = e >> 48
+            let r = min(a, (e >> 32) & 0xFFFF), g = min(a, (e >> 16) & 0xFFFF), b = min(a, e & 0xFFFF)
+            entries[i] = a << 48 | r << 32 | g << 16 | b
+            if a != 65280 { opaque = false }
+        }
         isOpaque = opaque
     }
 
@@ -154,12 +164,11 @@ final class ShadingRamp: @unchecked Sendable {
     /// before truncation; colour channels are kept at or below alpha.
     @inline(__always)
     func pixel(_ i: Int, dither: UInt32) -> UInt32 {
-        let e = entries[i]
-        let d = UInt64(dither)
-        let a = UInt32(truncatingIfNeeded: ((e >> 48) & 0xFFFF) &+ d) >> 8
-        let r = min(a, UInt32(truncatingIfNeeded: ((e >> 32) & 0xFFFF) &+ d) >> 8)
-        let g = min(a, UInt32(truncatingIfNeeded: ((e >> 16) & 0xFFFF) &+ d) >> 8)
-        let b = min(a, UInt32(truncatingIfNeeded: (e & 0xFFFF) &+ d) >> 8)
-        return a << 24 | r << 16 | g << 8 | b
+        // All four lanes at once: each lane is at most 65280 and the dither at most 255, so no
+        // sum carries into the next lane. Then the high byte of each lane, packed a r g b.
+        let v = entries[i] &+ UInt64(dither) &* 0x0001_0001_0001_0001
+        let high = (v >> 8) & 0x00FF_00FF_00FF_00FF
+        let packed = (high | high >> 8) & 0x0000_FFFF_0000_FFFF
+        return UInt32(truncatingIfNeeded: packed) | UInt32(truncatingIfNeeded: packed >> 16) & 0xFFFF_0000
     }
 }
