@@ -1,5 +1,7 @@
 // GraphicsContext+Effects: compositing an offscreen picture with a blend function, and drawing blurred shadows.
 
+import CLinux
+
 extension GraphicsContext {
     /// Composites `image`'s pixels in `region` onto the bitmap, times `alpha` (0...1) and the
     /// clip, with `blend`. The image's pixel (0, 0) lands on the bitmap's pixel `origin`. The
@@ -16,6 +18,21 @@ extension GraphicsContext {
         let mask = state.clipMask
         let dst = bitmap.pixels, dstStride = bitmap.stride
         let src = image.pixels, srcStride = image.stride
+        if blend == .normal {
+            // Source-over through the eight-pixel kernels: the same formulas, so the same pixels.
+            coverageRow.reserve(bitmap.width + 2)
+            let coverage = coverageRow.base
+            for y in r.y..<r.maxY {
+                let d = dst + y * dstStride + r.x, s = src + (y - origin.y) * srcStride + (r.x - origin.x)
+                guard let maskRow = mask?.row(y) else {
+                    Kernels.constantCoverage(d, source: s, count: r.width, coverage: a, mode: .normal)
+                    continue
+                }
+                for i in 0..<r.width { coverage[i] = UInt8(truncatingIfNeeded: PixelMath.mul(a, UInt32(maskRow[r.x + i]))) }
+                Kernels.variableCoverage(d, source: s, count: r.width, coverage: coverage, mode: .normal)
+            }
+            return
+        }
         for y in r.y..<r.maxY {
             // The image's row, indexed from the region's left column.
             let d = dst + y * dstStride, s = src + (y - origin.y) * srcStride + (r.x - origin.x)
@@ -44,16 +61,19 @@ extension GraphicsContext {
         guard !r.isEmpty, pixel >> 24 != 0 else { return }
         let mask = state.clipMask
         let dst = bitmap.pixels, stride = bitmap.stride
+        // A row's coverage first (C's conversion: the value is already in 0.5...255.5, so
+        // Swift's range check is not needed), then the colour through the eight-pixel kernel.
+        coverageRow.reserve(bitmap.width + 2)
+        let coverage = coverageRow.base
         for y in r.y..<r.maxY {
-            let plane = blur.row(y - dy) - b.x - dx
-            let d = dst + y * stride
-            let maskRow = mask?.row(y)
-            for x in r.x..<r.maxX {
-                var c = UInt32(min(255, max(0, plane[x] * 255 + 0.5)))
-                if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
-                if c == 0 { continue }
-                d[x] = PixelMath.over(PixelMath.scale(pixel, c), d[x])
+            let plane = blur.row(y - dy) - b.x - dx + r.x
+            let maskRow = mask.map { $0.row(y) + r.x }
+            for i in 0..<r.width {
+                var c = UInt32(truncatingIfNeeded: CLinux_truncate(min(255, max(0, plane[i] * 255 + 0.5))))
+                if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[i])) }
+                coverage[i] = UInt8(truncatingIfNeeded: c)
             }
+            Kernels.solidCoverage(dst + y * stride + r.x, count: r.width, source: pixel, coverage: coverage, mode: .normal)
         }
     }
 }
