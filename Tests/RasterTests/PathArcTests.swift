@@ -19,6 +19,28 @@ import Testing
         #expect(path.boundingBox.minX < -0.99 && path.boundingBox.minY < -0.99)
     }
 
+    /// An arc of one-piece calls (the arrow's, cut at multiples of π/32, both ways) takes each
+    /// piece's start cosine and sine from the call before, and its tangent from the last piece of
+    /// the same sweep: every point is the one a path without that memory computes.
+    @Test func aPieceStartingWhereTheLastEndedHasTheSamePoints() {
+        let step = Double.pi / 32
+        for (from, sweep) in [(-Double.pi / 2 + 0.013, step), (2.1, -step)] {
+            var path = Path()
+            var a = from
+            for piece in 0..<150 {
+                let b = sweep > 0 ? ((a / step).rounded(.down) + 1) * step : ((a / step).rounded(.up) - 1) * step
+                let radius = piece % 40 < 20 ? 540.0 : 432.0
+                var fresh = Path(elements: path.elements)
+                fresh.addArc(center: Point(x: 960, y: 540), radius: radius, startAngle: a, endAngle: b, clockwise: sweep < 0)
+                path.addArc(center: Point(x: 960, y: 540), radius: radius, startAngle: a, endAngle: b, clockwise: sweep < 0)
+                #expect(path.elements == fresh.elements, "piece \(piece)")
+                // The memory is no part of the value.
+                #expect(path == fresh && path.hashValue == fresh.hashValue)
+                a = b
+            }
+        }
+    }
+
     @Test func arcPointsLieOnTheCircle() {
         var path = Path()
         path.addArc(center: Point(x: 3, y: -2), radius: 7, startAngle: -.pi / 2, endAngle: 2.8, clockwise: false)

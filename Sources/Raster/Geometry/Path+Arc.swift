@@ -29,9 +29,12 @@ extension Path {
             sweep += twoPi
         }
         let r = abs(radius)
+        var a0 = startAngle
         // Each piece's start is the last one's end: its cosine and sine are kept, not computed
-        // again (an anchored arc is many one-piece calls, and these are most of their cost).
-        var (c0, s0) = (cos(startAngle), sin(startAngle))
+        // again, also from the last call (an anchored arc is many one-piece calls, each starting
+        // where the one before ended, and these are most of their cost).
+        var (c0, s0) = arcMemo.angle.bitPattern == startAngle.bitPattern ? (arcMemo.cos, arcMemo.sin) : (cos(startAngle), sin(startAngle))
+        defer { arcMemo.keep(angle: a0, cos: c0, sin: s0) }
         let start = Point(x: center.x + r * c0, y: center.y + r * s0)
         if currentPoint == nil { move(to: start) } else if currentPoint != start { addLine(to: start) }
         guard sweep != 0 else { return }
@@ -42,7 +45,6 @@ extension Path {
         // the same curves every frame, so its coverage, and the damage it causes, stay put.
         let quarter = Double.pi / 2
         let end = startAngle + sweep
-        var a0 = startAngle
         var p0 = start
         var guardCount = 0
         while a0 != end && guardCount < 8 {
@@ -52,7 +54,8 @@ extension Path {
             // A boundary within rounding of a0 (a0 on a boundary) is a0 itself: take the next one.
             if abs(boundary - a0) < 1e-12 { boundary += sweep > 0 ? quarter : -quarter }
             let a1 = sweep > 0 ? min(boundary, end) : max(boundary, end)
-            let k = 4.0 / 3.0 * tan((a1 - a0) / 4)
+            // Pieces between fixed angles mostly have the same sweep, to the bit.
+            let k = 4.0 / 3.0 * arcMemo.tangent((a1 - a0) / 4)
             let (c1, s1) = (cos(a1), sin(a1))
             let p1 = Point(x: center.x + r * c1, y: center.y + r * s1)
             addCurve(to: p1,
@@ -62,5 +65,27 @@ extension Path {
             p0 = p1
             (c0, s0) = (c1, s1)
         }
+    }
+}
+
+/// What ``Path/addArc(center:radius:startAngle:endAngle:clockwise:)`` keeps from one call to the
+/// next: the cosine and sine of the angle it ended at, and the last tangent it took. Looked up by
+/// the argument's bits, so a value found is the one the function would return.
+struct ArcMemo: Sendable {
+    var angle = Double.nan, cos = 0.0, sin = 0.0
+    var tangentOf = Double.nan, tangent = 0.0
+
+    mutating func keep(angle: Double, cos: Double, sin: Double) {
+        self.angle = angle
+        self.cos = cos
+        self.sin = sin
+    }
+
+    mutating func tangent(_ x: Double) -> Double {
+        if x.bitPattern != tangentOf.bitPattern {
+            tangentOf = x
+            tangent = tan(x)
+        }
+        return tangent
     }
 }

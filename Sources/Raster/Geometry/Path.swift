@@ -25,6 +25,19 @@ public struct Path: Hashable, Sendable {
     private var subpathStart: Point?
     /// The end of the last element, or `nil` for an empty path.
     public private(set) var currentPoint: Point?
+    /// The cosine and sine ``addArc(center:radius:startAngle:endAngle:clockwise:)`` last took,
+    /// and the tangent. Not part of the path's value (`==` and `hash(into:)` leave it out).
+    var arcMemo = ArcMemo()
+
+    public static func == (a: Path, b: Path) -> Bool {
+        a.elements == b.elements && a.subpathStart == b.subpathStart && a.currentPoint == b.currentPoint
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(elements)
+        hasher.combine(subpathStart)
+        hasher.combine(currentPoint)
+    }
 
     /// Creates an empty path.
     public init() {}
