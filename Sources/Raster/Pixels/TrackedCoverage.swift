@@ -172,23 +172,40 @@ package final class TrackedCoverage {
         let now = next
         cursors.removeAll()
         for f in 0..<now.fillCount { cursors.append(rows != nil ? middles[f].new.lowerBound : now.fill(f).lowerBound) }
-        var band = IntRect(x: 0, y: 0, width: 0, height: 0)
+        // The band's changed rows and columns so far, and those of the rows written, as bounds of
+        // whole numbers: the mask's covered bounds are widened once, not row by row (each widening
+        // of a class's property is a dynamic exclusivity check).
+        var band = Span(), written = Span()
         var bandStart = changedRows.first
         for y in changedRows.first...changedRows.last {
             if y - bandStart >= Self.bandRows {
-                if !band.isEmpty { changed(band) }
-                band = IntRect(x: 0, y: 0, width: 0, height: 0)
+                if let r = band.rect { changed(r) }
+                band = Span()
                 bandStart = y
             }
             let lo = Int(changedLo[y]), hi = Int(changedHi[y])
             guard lo < hi else { continue }
             changedLo[y] = 0
             changedHi[y] = 0
-            rewrite(row: y, from: lo, to: hi, rows: now)
-            let r = IntRect(x: lo, y: y, width: hi - lo, height: 1)
-            band = band.isEmpty ? r : band.union(r)
+            if rewrite(row: y, from: lo, to: hi, rows: now) { written.add(row: y, from: lo, to: hi) }
+            band.add(row: y, from: lo, to: hi)
         }
-        if !band.isEmpty { changed(band) }
+        if let r = band.rect { changed(r) }
+        if let r = written.rect { mask.noteWritten(r) }
+    }
+
+    /// The bounds of columns `lo ..< hi` of rows added in increasing order.
+    private struct Span {
+        var lo = Int.max, hi = Int.min, top = 0, bottom = 0
+
+        mutating func add(row y: Int, from lo: Int, to hi: Int) {
+            if self.lo == .max { top = y }
+            self.lo = min(self.lo, lo)
+            self.hi = max(self.hi, hi)
+            bottom = y + 1
+        }
+
+        var rect: IntRect? { lo < hi ? IntRect(x: lo, y: top, width: hi - lo, height: bottom - top) : nil }
     }
 
     /// Appends to `next` the records of `path` in `rows`, rasterized only in columns `left ..< right`
@@ -262,8 +279,9 @@ package final class TrackedCoverage {
         return false
     }
 
-    /// Clears columns `lo ..< hi` of row `y` and writes the union of the current fills there.
-    private func rewrite(row y: Int, from lo: Int, to hi: Int, rows: CoverageRows) {
+    /// Clears columns `lo ..< hi` of row `y` and writes the union of the current fills there;
+    /// true when any fill covers part of them (the caller notes them as written in the mask).
+    private func rewrite(row y: Int, from lo: Int, to hi: Int, rows: CoverageRows) -> Bool {
         let p = mask.row(y)
         (p + lo).update(repeating: 0, count: hi - lo)
         let records = rows.records.base, cells = rows.cellBytes.base
@@ -293,11 +311,11 @@ package final class TrackedCoverage {
                 }
             }
         }
-        guard wrote else { return }
+        guard wrote else { return false }
         // The overall alpha scales the union (group opacity), not each fill.
         let alpha = rows.alpha
         if alpha < 255 { for x in lo..<hi { p[x] = UInt8(PixelMath.mul(UInt32(p[x]), alpha)) } }
-        mask.noteWritten(IntRect(x: lo, y: y, width: hi - lo, height: 1))
+        return true
     }
 
     /// Widens `changedLo`/`changedHi` for each row whose records differ between `old` (current)
