@@ -171,6 +171,13 @@ extension TrackedCoverageTests {
         // Where the ring runs on from the head in the same rows (no column between them), rows
         // are joined each at its own gap right of the head.
         #expect(coverage.rowJoinedFills > 20, "only \(coverage.rowJoinedFills) fills joined row by row")
+        // One fill: each update's rows are spliced into last update's records in place, but for
+        // the first after a rasterization of every row, which lays them out afresh with room at
+        // both ends (that one's records start the buffer).
+        if !dot {
+            #expect(coverage.splicedUpdates > 150, "only \(coverage.splicedUpdates) updates spliced in place")
+            #expect(coverage.freshLayouts >= 1, "the records were never laid out afresh")
+        }
     }
 
     /// Compares `coverage`'s mask, just updated to `recording`, with a fresh coverage of it, and

@@ -23,6 +23,14 @@ package final class TrackedCoverage {
     package let mask: AlphaMask
     private var current: CoverageRows
     private var next: CoverageRows
+    /// Where a one-fill shape's rows are laid out afresh when its changed rows cannot be spliced
+    /// into `current` (no room left at the side to move).
+    private var spare: CoverageRows
+    /// Last partial update's first changed row: which way the changed rows move.
+    private var lastFirstRow = 0
+    /// Whether `current`'s records have room at both ends (false after they were made from the
+    /// buffer's start, by rasterizing every row).
+    private var hasRoomAround = false
     /// The changed columns of each row this update: lo ..< hi (lo >= hi when unchanged).
     private let changedLo: ScratchArray<Int32>
     private let changedHi: ScratchArray<Int32>
@@ -48,10 +56,14 @@ package final class TrackedCoverage {
     /// How many fills' rows were rasterized only up to a gap of each row right of the changed
     /// segments (for tests).
     package private(set) var rowJoinedFills = 0
+    /// How many updates spliced a one-fill shape's changed rows into its records in place, and how
+    /// many laid them out afresh for want of room (for tests).
+    package private(set) var splicedUpdates = 0
+    package private(set) var freshLayouts = 0
     /// Each rasterized row's column from which last update's records are carried over.
     private let cuts: ScratchArray<Int32>
     /// Bytes held for row records (for tests: a warm update never grows them).
-    package var recordCapacity: Int { current.capacity + next.capacity }
+    package var recordCapacity: Int { current.capacity + next.capacity + spare.capacity }
 
     /// Rows per reported band: finer bands damage fewer pixels, coarser ones fewer rectangles.
     static let bandRows = 16
@@ -62,6 +74,7 @@ package final class TrackedCoverage {
         rasterizer.makesWindingsWhole = true
         current = CoverageRows(rows: height)
         next = CoverageRows(rows: height)
+        spare = CoverageRows(rows: height)
         changedLo = ScratchArray(capacity: height)
         changedHi = ScratchArray(capacity: height)
         cuts = ScratchArray(capacity: height)
@@ -112,6 +125,10 @@ package final class TrackedCoverage {
         // Nothing the fills cover changed.
         if let rows, rows.isEmpty { return }
 
+        // A one-fill shape's changed rows are rasterized into `next` and spliced into `current`
+        // in place, moving the rows on the shorter side of them: the rows a growing ring already
+        // covers are not copied every update.
+        let splicing = rows != nil && drawn?.fills.count == 1
         next.removeAll()
         next.alpha = alpha
         middles.removeAll()
@@ -126,7 +143,7 @@ package final class TrackedCoverage {
                     // Rows above and below the changed ones keep last update's records.
                     let kept = current.fill(i)
                     old = current.firstRecord(in: kept, atRow: rows.lowerBound)..<current.firstRecord(in: kept, atRow: rows.upperBound)
-                    next.copyRecords(current, kept.lowerBound..<old.lowerBound)
+                    if !splicing { next.copyRecords(current, kept.lowerBound..<old.lowerBound) }
                     rowClip = IntRect(x: bounds.x, y: rows.lowerBound, width: bounds.width, height: rows.count)
                 }
                 let newStart = next.records.count
@@ -152,7 +169,7 @@ package final class TrackedCoverage {
                     // Compared now, while ``cuts`` are this fill's: the records carried over from
                     // them are the same.
                     diff(old, new, everything: false, carriedFrom: joined ? cuts.base : nil, firstRow: rows.lowerBound, rows: &changedRows)
-                    next.copyRecords(current, old.upperBound..<current.fill(i).upperBound)
+                    if !splicing { next.copyRecords(current, old.upperBound..<current.fill(i).upperBound) }
                 }
             }
         }
@@ -165,11 +182,43 @@ package final class TrackedCoverage {
                 diff(current.fill(f), next.fill(f), everything: everything, rows: &changedRows)
             }
         }
-        self.current = next
-        self.next = current
+        if splicing, let rows {
+            let m = middles[0]
+            let up = rows.lowerBound < lastFirstRow
+            lastFirstRow = rows.lowerBound
+            // Laid out afresh on the first splice after a whole rasterization, while the shape is
+            // likely small (a ring starting to grow), rather than when the side to move runs out
+            // of room, in cache-cold memory, in the middle of a sweep.
+            if hasRoomAround, let placed = current.splice(next, m.new, replacing: m.old, gapBelow: !up) {
+                middles[0].newLow = placed.lowerBound
+                middles[0].newHigh = placed.upperBound
+                splicedUpdates += 1
+            } else {
+                // No room at the shorter side: the rows laid out afresh, with room at both ends.
+                let whole = current.fill(0)
+                spare.removeAll()
+                spare.alpha = current.alpha
+                spare.center(records: whole.count - m.old.count + m.new.count,
+                             cells: current.cellSpan(whole) + next.cellSpan(m.new))
+                spare.beginFill()
+                spare.copyRecords(current, whole.lowerBound..<m.oldLow)
+                middles[0].newLow = spare.records.count
+                spare.copyRecords(next, m.new)
+                middles[0].newHigh = spare.records.count
+                spare.copyRecords(current, m.oldHigh..<whole.upperBound)
+                spare.endFill()
+                swap(&self.current, &spare)
+                freshLayouts += 1
+                hasRoomAround = true
+            }
+        } else {
+            self.current = next
+            self.next = current
+            hasRoomAround = false
+        }
         guard changedRows.first <= changedRows.last else { return }
         // Rewrite the changed runs from the new records, and report them band by band.
-        let now = next
+        let now = self.current
         cursors.removeAll()
         for f in 0..<now.fillCount { cursors.append(rows != nil ? middles[f].new.lowerBound : now.fill(f).lowerBound) }
         // The band's changed rows and columns so far, and those of the rows written, as bounds of
@@ -408,6 +457,10 @@ private func commonPixels(_ x: CoverageRows.Record, _ y: CoverageRows.Record, _ 
 }
 
 /// One frame's coverage as records in raster order, fill after fill.
+///
+/// The records run without a gap from the first fill's start, which may lie past the buffer's
+/// start (room a splice can move the rows before the changed ones into). Their cells lie in the
+/// same order, not necessarily without gaps: bytes between are never read.
 final class CoverageRows {
     struct Record {
         var y: Int32, x: Int32, count: Int32
@@ -465,6 +518,10 @@ final class CoverageRows {
         return low
     }
 
+    /// Cell bytes a splice leaves spare beside the new cells when it moves cells to make room
+    /// for them (a few rows' worth, where there is room), so the next updates need not move them.
+    static let cellSlack = 2048
+
     /// Appends `source`'s records in `range` (of one fill, in raster order) with their cells.
     func copyRecords(_ source: CoverageRows, _ range: Range<Int>) {
         guard !range.isEmpty else { return }
@@ -484,6 +541,103 @@ final class CoverageRows {
         guard shift != 0 else { return }
         let to = records.base
         for i in start..<records.count where to[i].cells >= 0 { to[i].cells += shift }
+    }
+
+    /// The bytes from the first cell of the records in `range` to the last (0 without cells).
+    func cellSpan(_ range: Range<Int>) -> Int {
+        cellBounds(range).map { $0.upperBound - $0.lowerBound } ?? 0
+    }
+
+    /// Where the cells of the records in `range` lie, from the first record's with cells to the
+    /// last's (in order of the records), or nil when none has cells.
+    func cellBounds(_ range: Range<Int>) -> Range<Int>? {
+        let r = records.base
+        var first = range.lowerBound, last = range.upperBound - 1
+        while first <= last && r[first].cells < 0 { first += 1 }
+        guard first <= last else { return nil }
+        while r[last].cells < 0 { last -= 1 }
+        return Int(r[first].cells)..<Int(r[last].cells) + Int(r[last].count)
+    }
+
+    /// Empties the rows and leaves room before the first fill's records and cells, half of what
+    /// `records` records and `cells` cell bytes leave of the capacity.
+    func center(records n: Int, cells c: Int) {
+        removeAll()
+        records.reclaim(upTo: max(0, (records.capacity - n) / 2))
+        cellBytes.reclaim(upTo: max(0, (cellBytes.capacity - c) / 2))
+    }
+
+    /// Replaces records `old` of the only fill with `source`'s records `new` (of its only fill,
+    /// in raster order, the same rows), in place: the records before `old` or those after it move
+    /// (whichever are fewer) to make room, and their cells likewise when the new cells do not fit
+    /// between the cells before and after (`gapBelow`: the new cells go right after those before,
+    /// else right before those after, leaving any spare bytes on the side the changed rows move
+    /// to, where they are rewritten next). Returns where the new records now are, or nil, nothing
+    /// changed, when there is no room for the move.
+    func splice(_ source: CoverageRows, _ new: Range<Int>, replacing old: Range<Int>, gapBelow: Bool) -> Range<Int>? {
+        let whole = fill(0)
+        let before = whole.lowerBound..<old.lowerBound, after = old.upperBound..<whole.upperBound
+        let grow = new.count - old.count
+        // Records: the shorter side moves by `grow`.
+        let movesBefore = before.count < after.count
+        if movesBefore ? before.lowerBound - grow < 0 : after.upperBound + grow > records.capacity { return nil }
+        // Cells: the new ones between those before and after, or one side moved to make room.
+        let cellsBefore = cellBounds(before), cellsAfter = cellBounds(after), cellsNew = source.cellBounds(new)
+        let low = cellsBefore?.upperBound ?? 0, high = cellsAfter?.lowerBound ?? cellBytes.capacity
+        let needed = cellsNew.map { $0.upperBound - $0.lowerBound } ?? 0
+        let short = needed - (high - low)
+        // < 0: the cells before move left by -cellMove; > 0: those after move right. By a few
+        // rows' cells more than needed where there is room, so the next updates need not move them.
+        var cellMove = 0
+        if short > 0 {
+            let roomBefore = (cellsBefore?.lowerBound ?? -1) - short
+            let roomAfter = cellsAfter.map { cellBytes.capacity - $0.upperBound - short } ?? -1
+            if roomBefore >= 0, before.count <= after.count || roomAfter < 0 {
+                cellMove = -short - min(roomBefore, Self.cellSlack)
+            } else if roomAfter >= 0 {
+                cellMove = short + min(roomAfter, Self.cellSlack)
+            } else {
+                return nil
+            }
+        }
+        let r = records.base
+        var start = whole.lowerBound, end = whole.upperBound
+        if grow != 0 {
+            if movesBefore {
+                memmove(r + before.lowerBound - grow, r + before.lowerBound, before.count * MemoryLayout<Record>.stride)
+                start -= grow
+            } else {
+                memmove(r + after.lowerBound + grow, r + after.lowerBound, after.count * MemoryLayout<Record>.stride)
+                end += grow
+            }
+        }
+        let placed = (start + before.count)..<(start + before.count + new.count)
+        let c = cellBytes.base
+        if cellMove < 0, let b = cellsBefore {
+            memmove(c + b.lowerBound + cellMove, c + b.lowerBound, b.count)
+            for i in start..<placed.lowerBound where r[i].cells >= 0 { r[i].cells += Int32(cellMove) }
+        } else if cellMove > 0, let a = cellsAfter {
+            memmove(c + a.lowerBound + cellMove, c + a.lowerBound, a.count)
+            for i in placed.upperBound..<end where r[i].cells >= 0 { r[i].cells += Int32(cellMove) }
+        }
+        // The new records and their cells.
+        let at = gapBelow || cellsAfter == nil ? low + min(cellMove, 0) : high + max(cellMove, 0) - needed
+        let shift = Int32(at - (cellsNew?.lowerBound ?? 0))
+        if let n = cellsNew { memcpy(c + at, source.cellBytes.base + n.lowerBound, needed) }
+        var cellEnd = at + needed
+        if let b = cellsBefore { cellEnd = max(cellEnd, b.upperBound + min(cellMove, 0)) }
+        if let a = cellsAfter { cellEnd = max(cellEnd, a.upperBound + max(cellMove, 0)) }
+        let from = source.records.base
+        for k in 0..<new.count {
+            var record = from[new.lowerBound + k]
+            if record.cells >= 0 { record.cells += shift }
+            r[placed.lowerBound + k] = record
+        }
+        records.reclaim(upTo: end)
+        cellBytes.reclaim(upTo: cellEnd)
+        fillStarts[0] = start
+        fillStarts[1] = end
+        return placed
     }
 
     /// The records of fill `f` (empty past the last fill).

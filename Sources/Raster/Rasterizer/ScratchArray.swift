@@ -48,6 +48,14 @@ final class ScratchArray<Element: BitwiseCopyable> {
         count = n
     }
 
+    /// Takes back the elements up to index `n` (at most the capacity) as they were left by
+    /// ``removeAll()`` or ``removeLast(downTo:)``: for a caller that knows they still hold what it wants.
+    @inline(__always)
+    func reclaim(upTo n: Int) {
+        assert(n >= 0 && n <= capacity)
+        count = n
+    }
+
     /// Makes room for `n` elements; the contents are kept up to `count`.
     func reserve(_ n: Int) {
         if n > capacity { grow(to: max(n, capacity * 2), keeping: count) }
