@@ -20,12 +20,14 @@ extension Layer {
     /// Maps this layer's coordinates to its superlayer's: bounds origin to the anchor, the
     /// transform about the anchor, then to the position.
     var transformToSuperlayer: Transform {
-        let s = state
-        let anchor = Point(x: s.bounds.origin.x + s.anchorPoint.x * s.bounds.size.width,
-                           y: s.bounds.origin.y + s.anchorPoint.y * s.bounds.size.height)
+        // The four fields, not a copy of the state (all of it, and a retain of its effects box,
+        // for every layer a frame prepares).
+        let bounds = state.bounds, anchorPoint = state.anchorPoint, position = state.position
+        let anchor = Point(x: bounds.origin.x + anchorPoint.x * bounds.size.width,
+                           y: bounds.origin.y + anchorPoint.y * bounds.size.height)
         return Transform(translationX: -anchor.x, y: -anchor.y)
-            .concatenating(s.transform)
-            .concatenating(Transform(translationX: s.position.x, y: s.position.y))
+            .concatenating(state.transform)
+            .concatenating(Transform(translationX: position.x, y: position.y))
     }
 
     /// Maps the coordinates of this layer's sublayers' superlayer space (this layer's space

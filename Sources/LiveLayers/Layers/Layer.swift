@@ -43,6 +43,9 @@ open class Layer {
     var needsDisplayFlag = false
     /// Set by the default `draw(in:)` when there is no delegate: nothing to keep a backing store for.
     var drawsNothing = false
+    /// The renderer's per-layer record (backing store, last device bounds), on the first line
+    /// with the sublayers and mask: drawing a leaf reads nothing else of the layer.
+    var renderRecord: AnyObject?
     var sublayerStorage: [Layer] = []
     var maskStorage: Layer?
     var presentationCopy: Layer?
@@ -64,16 +67,14 @@ open class Layer {
     /// exclusivity check (see LayerTiming).
     var contentsStorage: Bitmap?
     private(set) var propertyBoxes: [AnyPropertyBox] = []
-    /// The renderer's per-layer record (backing store, last device bounds), and the serial of
-    /// ``contents`` (bumped each time it is set, even to the same bitmap): read by every frame
-    /// a renderer prepares, before the state.
-    var renderRecord: AnyObject?
+    /// The serial of ``contents`` (bumped each time it is set, even to the same bitmap): read by
+    /// every frame a renderer prepares, before the state.
     var contentsSerial = 0
     /// Unchecked exclusivity: the effects' copy-on-write accessor inside some writes of the
     /// state made the optimizer keep a dynamic check on every access to it, reads included
     /// (four per animated layer a frame, 750 instructions). Nothing here holds an access to
     /// the state across a call that could reach the same layer's state.
-    @exclusivity(unchecked) var state = LayerState()
+    @exclusivity(unchecked) final var state = LayerState()
     /// The layer this one masks.
     unowned(unsafe) var maskOwner: Layer?
     /// The storage of the three timing properties (read for every ancestor by `localTime`

@@ -77,7 +77,10 @@ struct LayerState: Equatable {
     /// one reference that every layer using none of them shares: inline they were more than
     /// half of the state's bytes, read and written for the model, the presentation copy and
     /// the renderer's signature of each layer every frame.
-    private var effectsBox = LayerEffectsBox.defaults
+    /// Read by the renderer's signature, which keeps the box rather than a copy of its value,
+    /// and by its per-layer reads (`layer.state.effectsBox.value.zPosition`): `effects` on a
+    /// layer's state takes the state by value, a copy of all of it and a retain of the box.
+    private(set) var effectsBox = LayerEffectsBox.defaults
 
     var effects: LayerEffects {
         _read { yield effectsBox.value }

@@ -119,16 +119,16 @@ extension LayerRenderer {
 
     /// Whether drawing `layer` writes only its band's pixels and its context's state; false
     /// marks the frame as drawn on one thread.
-    /// `state` is the shown layer's.
-    func noteBandSafety(of layer: Layer, record: RenderRecord, state: LayerState) {
+    /// `shown` is the layer as shown this frame.
+    func noteBandSafety(of layer: Layer, record: RenderRecord, shown: Layer) {
         guard bands.isFrameSafe, record.isVisible else { return }
         let unit = Rect(x: 0, y: 0, width: 1, height: 1)
         var safe = !record.isGroup && record.shadowRect.isEmpty && !(layer is ReplicatorLayer)
-        if record.shown.contents != nil, state.effects.contentsRect != unit || state.effects.contentsCenter != unit {
+        if shown.contents != nil, shown.state.effects.contentsRect != unit || shown.state.effects.contentsCenter != unit {
             safe = false                    // nine-slice views are cached renderer-wide
         }
         if record.hasFills, let fills = record.fills,
-           Self.storeOffset(bounds: state.bounds, transform: record.deviceTransform) == nil
+           Self.storeOffset(bounds: shown.state.bounds, transform: record.deviceTransform) == nil
             || (fills.fills.count > 1 && record.opacity < 1) {
             safe = false                    // the fills' backing store is rebuilt while drawing
         }

@@ -35,21 +35,22 @@ final class EffectsScratch {
 extension LayerRenderer {
     /// Whether the layer's subtree is composited as one picture: a compositing filter, or an
     /// opacity below 1 over sublayers with group opacity allowed.
-    static func drawsAsGroup(_ layer: Layer, _ state: LayerState) -> Bool {
-        state.effects.compositingFilter != nil
-            || (state.opacity < 1 && state.effects.allowsGroupOpacity && !layer.sublayerStorage.isEmpty)
+    /// `shown` is the layer as shown this frame.
+    static func drawsAsGroup(_ layer: Layer, shown: Layer) -> Bool {
+        shown.state.effectsBox.value.compositingFilter != nil
+            || (shown.state.opacity < 1 && shown.state.effectsBox.value.allowsGroupOpacity && !layer.sublayerStorage.isEmpty)
     }
 
     /// Whether the layer casts a shadow (Core Animation clips it away with masksToBounds).
-    static func castsShadow(_ state: LayerState) -> Bool {
-        state.effects.hasShadow && !state.masksToBounds && state.effects.shadowRadius.isFinite
+    static func castsShadow(_ shown: Layer) -> Bool {
+        shown.state.effectsBox.value.hasShadow && !shown.state.masksToBounds && shown.state.effectsBox.value.shadowRadius.isFinite
     }
 
     /// After the subtree is prepared: damage for group and shadow changes, and whether a group's
     /// picture still holds (`changesPicture`: something in the subtree, or the layer's own
     /// drawing, changed this frame). Returns the subtree's extent grown by the shadow.
-    /// `state` is the shown layer's.
-    func prepareEffects(of layer: Layer, record: RenderRecord, state: LayerState, subtree: IntRect, changesPicture: Bool) -> IntRect {
+    /// `shown` is the layer as shown this frame.
+    func prepareEffects(of layer: Layer, record: RenderRecord, shown: Layer, subtree: IntRect, changesPicture: Bool) -> IntRect {
         record.contentRect = subtree
         let extent = subtree
         if record.isGroup, !changesPicture, record.pictureFrame == frameNumber - 1, pictureRect(of: record) == record.pictureRect {
@@ -59,7 +60,7 @@ extension LayerRenderer {
             var hasher = Hasher()
             hasher.combine(record.isGroup)
             hasher.combine(record.opacity)
-            hasher.combine(state.effects.compositingFilter)
+            hasher.combine(shown.state.effects.compositingFilter)
             let key = record.isGroup ? hasher.finalize() : 0
             if key != record.groupKey {
                 // The group's alpha or blend changes every pixel of its picture.
@@ -68,12 +69,12 @@ extension LayerRenderer {
                 record.groupKey = key
             }
         }
-        let casts = record.isVisible && Self.castsShadow(state)
+        let casts = record.isVisible && Self.castsShadow(shown)
         guard casts || !record.shadowRect.isEmpty else { return extent }
         var shadowRect = IntRect.zero
         var key = 0
         if casts {
-            let fx = state.effects
+            let fx = shown.state.effects
             let t = record.deviceTransform
             let scale = abs(t.a * t.d - t.b * t.c).squareRoot()
             let sigma = fx.shadowRadius * scale / 2
@@ -97,9 +98,9 @@ extension LayerRenderer {
                 // The shadow is cast by the pixels: any change in the subtree recasts it.
                 hasher.combine(record.signature.contentVersion)
                 hasher.combine(record.signature.contentsSerial)
-                hasher.combine(record.signature.state.backgroundColor)
-                hasher.combine(record.signature.state.cornerRadius)
-                hasher.combine(record.signature.state.borderWidth)
+                hasher.combine(record.signature.backgroundColor)
+                hasher.combine(record.signature.cornerRadius)
+                hasher.combine(record.signature.borderWidth)
                 for sublayer in layer.sublayerStorage { subtreeSignature(of: sublayer, into: &hasher) }
             }
             key = hasher.finalize()

@@ -5,11 +5,11 @@ import Raster
 extension LayerRenderer {
     /// The transform from a sublayer's superlayer space to device space: the layer's
     /// `sublayerTransform` about its anchor point, then the layer's own device transform.
-    static func sublayerDeviceTransform(of state: LayerState, deviceTransform: Transform) -> Transform {
-        let s = state.effects.sublayerTransform
+    static func sublayerDeviceTransform(of shown: Layer, deviceTransform: Transform) -> Transform {
+        let s = shown.state.effectsBox.value.sublayerTransform
         guard !s.isIdentity else { return deviceTransform }
-        let b = state.bounds
-        let ax = b.minX + state.anchorPoint.x * b.width, ay = b.minY + state.anchorPoint.y * b.height
+        let b = shown.state.bounds
+        let ax = b.minX + shown.state.anchorPoint.x * b.width, ay = b.minY + shown.state.anchorPoint.y * b.height
         return Transform(translationX: -ax, y: -ay).concatenating(s).concatenating(Transform(translationX: ax, y: ay))
             .concatenating(deviceTransform)
     }

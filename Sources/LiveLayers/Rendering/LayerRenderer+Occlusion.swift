@@ -9,8 +9,11 @@ import Raster
 /// so drawing starts there: earlier layers are skipped, and its ancestors keep only what they
 /// do for it (transform, clip) and what they paint after it (later sublayers, borders).
 struct OcclusionState {
-    /// The occluding layer's record while drawing has not reached it yet.
-    var pending: RenderRecord?
+    /// The occluding layer's record while drawing has not reached it yet. Unretained: it is
+    /// this frame's (kept by its layer and the renderer's `visited`) and forgotten when the
+    /// rectangle is drawn; held strongly, each layer's visit retained and released it to compare,
+    /// and kept the visited record retained across the visit (clearing it could release).
+    var pending: Unmanaged<RenderRecord>?
     /// Stamped into the records of the occluder's ancestors for this pass.
     var pass = 0
     /// Layers (subtrees) skipped because they lie under the occluder, counted over the last frame.
@@ -25,7 +28,7 @@ struct OcclusionState {
     @inline(__always)   // inlined, the caller's access to the state makes no call: no dynamic exclusivity check per layer
     mutating func visit(_ record: RenderRecord, stamp: Int) -> Visit {
         guard let occluder = pending else { return .whole }
-        if record === occluder {
+        if Unmanaged.passUnretained(record).toOpaque() == occluder.toOpaque() {
             pending = nil
             return .whole
         }
@@ -60,7 +63,10 @@ extension LayerRenderer {
     /// culling is off or nothing covers `rect` (then it must be cleared first).
     func beginOcclusion(covering rect: IntRect, in root: Layer) -> Bool {
         let found = isOcclusionCullingEnabled ? findOccluder(covering: rect, in: root) : nil
-        if isOnBandThread { bands.occlusion.pending = found } else { occlusion.pending = found }
+        // No closure (Optional.map): the lower band runs this off the main thread.
+        var pending: Unmanaged<RenderRecord>?
+        if let found { pending = Unmanaged.passUnretained(found) }
+        if isOnBandThread { bands.occlusion.pending = pending } else { occlusion.pending = pending }
         return found != nil
     }
 
@@ -69,11 +75,21 @@ extension LayerRenderer {
         if isOnBandThread { bands.occlusion.pending = nil } else { occlusion.pending = nil }
     }
 
+    /// Whether this thread's drawing has an occluder still to reach.
+    var isOcclusionPending: Bool {
+        if bands.isSplit, isOnBandThread { return bands.occlusion.pending != nil }
+        return occlusion.pending != nil
+    }
+
     /// What drawing does with `record` on this thread (``OcclusionState/visit(_:stamp:)``).
     func occlusionVisit(_ record: RenderRecord) -> OcclusionState.Visit {
+        // The stamp is read only while an occluder is pending: it lies on a line of the record
+        // that drawing a leaf otherwise leaves alone.
         if bands.isSplit, isOnBandThread {
+            guard bands.occlusion.pending != nil else { return .whole }
             return bands.occlusion.visit(record, stamp: record.bandOcclusionPass)
         }
+        guard occlusion.pending != nil else { return .whole }
         return occlusion.visit(record, stamp: record.occlusionPass)
     }
 
@@ -83,7 +99,8 @@ extension LayerRenderer {
               record.shadowRect.isEmpty, record.subtreeRect.contains(rect) else { return nil }
         let state = record.shown.state
         // What lies inside a clip that is not a plain device rectangle cannot cover the rectangle.
-        let searchesSublayers = !(layer is ReplicatorLayer) && !layer.sublayerStorage.isEmpty
+        let searchesSublayers = record.sublayerExtent.width >= rect.width && record.sublayerExtent.height >= rect.height
+            && !(layer is ReplicatorLayer) && !layer.sublayerStorage.isEmpty
             && (!state.masksToBounds || (state.cornerRadius <= 0 && innerDeviceRect(of: record).contains(rect)))
         if searchesSublayers {
             let order = record.drawOrder.isEmpty ? layer.sublayerStorage : record.drawOrder

@@ -12,7 +12,7 @@ extension LayerRenderer {
         var animating = shown !== replicator
         for i in 0..<count {
             let base = shown.instanceTransform(at: i)
-                .concatenating(Self.sublayerDeviceTransform(of: shown.state, deviceTransform: record.deviceTransform))
+                .concatenating(Self.sublayerDeviceTransform(of: shown, deviceTransform: record.deviceTransform))
             let tint = shown.instanceTint(at: i)
             let t = time - Double(i) * shown.instanceDelay
             for sublayer in replicator.sublayerStorage {
@@ -88,7 +88,7 @@ extension LayerRenderer {
         let count = max(0, shown.instanceCount)
         for i in 0..<count {
             let base = shown.instanceTransform(at: i)
-                .concatenating(Self.sublayerDeviceTransform(of: shown.state, deviceTransform: record.deviceTransform))
+                .concatenating(Self.sublayerDeviceTransform(of: shown, deviceTransform: record.deviceTransform))
             for sublayer in replicator.sublayerStorage {
                 drawInstance(sublayer, of: replicator, index: i, parentTransform: base, parentOpacity: record.opacity,
                              damage: damage, in: context)

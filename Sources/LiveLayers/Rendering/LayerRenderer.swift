@@ -54,21 +54,27 @@ public final class LayerRenderer {
     var maskDepth = 0
     /// How deep masks of masks are drawn; deeper ones are ignored.
     static let maskNestingLimit = 4
-    /// Where this frame's records start in `visited`.
-    private var visitBase = 0
     // Unchecked, as `visited`: only this renderer's frame methods touch it, on the main thread.
     @exclusivity(unchecked) private var damage = DamageRegion()
     private(set) var output: [IntRect] = []
     private weak var lastRoot: Layer?
     private(set) var frameNumber = 0
-    /// The records visited last frame followed by this frame's, to damage layers that dropped
-    /// out of the tree; one array, so that it keeps its capacity from frame to frame.
+    /// The records visited this frame (the first `visitCount`), over last frame's: while a frame
+    /// visits the records in last frame's order, each is only compared with the one there,
+    /// and nothing is written or retained. Moving this frame's records to the front of one
+    /// array of both frames' retained and released every record again, and checking each of
+    /// last frame's read it: with 10,000 layers, two more misses a layer. From the first
+    /// record visited out of order, the rest of last frame's move to `dropCandidates`.
     ///
     /// Exclusivity is unchecked (and for `damage`): only this renderer's frame methods touch
     /// them, never across a call that could reach them again; as their changes call into the
     /// standard library (`append`, `DamageRegion.add`), the compiler would check each access at
     /// run time, several times per layer per frame.
     @exclusivity(unchecked) private var visited: [RenderRecord] = []
+    private var visitCount = 0
+    /// Last frame's records not met in order this frame: those not visited at all belong to
+    /// layers that dropped out of the tree (removed, or under a removed subtree).
+    @exclusivity(unchecked) private var dropCandidates: [RenderRecord] = []
     private var pathScratch = Path()
     /// The second thread's share of a frame (LayerRenderer+Bands).
     let bands = BandState()
@@ -125,23 +131,21 @@ public final class LayerRenderer {
         origin = (0, 0)
         effects.pixelsRedrawn = 0
 
-        let previousCount = visited.count
-        visitBase = previousCount
+        visitCount = 0
         bands.isFrameSafe = true
         prepare(root, parentTransform: .identity, parentOpacity: 1, clipKey: 0, visible: true, time: now)
-        // Layers seen last frame but not this one (removed, or under a removed subtree).
-        for i in 0..<previousCount where visited[i].generation != frameNumber {
-            let record = visited[i]
-            damage.add(record.previousRect)
-            damage.add(record.replicaRect)
-            record.replicaRect = .zero
-            record.previousRect = .zero
-            record.hasSignature = false
+        if visitCount < visited.count { dropVisits(from: visitCount) }
+        if !dropCandidates.isEmpty {
+            // Layers seen last frame but not this one (removed, or under a removed subtree).
+            for record in dropCandidates where record.generation != frameNumber {
+                damage.add(record.previousRect)
+                damage.add(record.replicaRect)
+                record.replicaRect = .zero
+                record.previousRect = .zero
+                record.hasSignature = false
+            }
+            dropCandidates.removeAll(keepingCapacity: true)
         }
-        // Keep this frame's records, moved to the front; removeLast keeps the capacity.
-        let currentCount = visited.count - previousCount
-        for i in 0..<currentCount { visited[i] = visited[previousCount + i] }
-        visited.removeLast(previousCount)
         LayerRuntime.shared.displayRequested = false
 
         output.removeAll(keepingCapacity: true)
@@ -196,38 +200,40 @@ public final class LayerRenderer {
                          visible: Bool, time: Double, isMaskRoot: Bool = false) {
         let record = layer.record(in: self)
         record.generation = frameNumber
-        visited.append(record)
+        noteVisit(of: record)
         let shown = layer.hasBeenCommitted && layer.hasAttachedAnimations
             ? layer.updatedPresentation(atMediaTime: time) : layer
         record.shown = shown
-        let state = shown.state
-        let isVisible = visible && !state.isHidden
+        // The shown layer's state is read field by field, never copied: a copy read all of it
+        // (about 230 bytes), wrote it to the stack and retained its effects box.
+        let isVisible = visible && !shown.state.isHidden
         record.isVisible = isVisible
         record.deviceTransform = shown.transformToSuperlayer.concatenating(parentTransform)
-        record.opacity = parentOpacity * min(1, max(0, state.opacity))
+        record.opacity = parentOpacity * min(1, max(0, shown.state.opacity))
         // A group's sublayers are drawn into its picture at their opacity relative to it.
-        record.isGroup = isVisible && Self.drawsAsGroup(layer, state)
+        record.isGroup = isVisible && Self.drawsAsGroup(layer, shown: shown)
 
         if isVisible { display(layer, shown: shown, record: record, time: time) }
 
         // Damage added while preparing the subtree, the layer's own change aside, and the
         // number of layers in it tell whether a group's cached picture still holds.
-        let damageMark = damage.additions, visitMark = visited.count
+        let damageMark = damage.additions, visitMark = visitCount
         if isMaskRoot { record.maskSelfDamage = (.zero, .zero) }
-        var signature = RenderSignature(state: state, deviceTransform: record.deviceTransform, opacity: record.opacity,
-                                        contentsSerial: layer.contentsSerial, contentVersion: record.contentVersion,
-                                        clipKey: clipKey, hasMask: layer.maskStorage != nil,
-                                        paintOrder: visited.count - visitBase)
-        if !isVisible { signature = RenderSignature() }
-        record.deviceRect = isVisible ? deviceRect(of: shown, state: state, transform: record.deviceTransform) : .zero
+        var signature = isVisible
+            ? RenderSignature(of: shown, deviceTransform: record.deviceTransform, opacity: record.opacity,
+                              isGroup: record.isGroup, contentsSerial: layer.contentsSerial,
+                              contentVersion: record.contentVersion, clipKey: clipKey,
+                              hasMask: layer.maskStorage != nil, paintOrder: visitCount)
+            : RenderSignature()
+        record.deviceRect = isVisible ? deviceRect(of: shown, transform: record.deviceTransform) : .zero
 
         var childClipKey = clipKey
-        if state.masksToBounds || layer.maskStorage != nil {
+        if shown.state.masksToBounds || layer.maskStorage != nil {
             // Children's visible pixels depend on this clip: fold it into their signatures.
             var hasher = Hasher()
             hasher.combine(clipKey)
             hasher.combine(record.deviceRect)
-            hasher.combine(state.cornerRadius)
+            hasher.combine(shown.state.cornerRadius)
             childClipKey = hasher.finalize()
         }
         if let mask = layer.maskStorage {
@@ -235,8 +241,9 @@ public final class LayerRenderer {
             prepare(mask, parentTransform: record.deviceTransform, parentOpacity: 1, clipKey: 0, visible: isVisible, time: time,
                     isMaskRoot: true)
             var hasher = Hasher()
-            if state.effects.maskMode != .alpha { mask.record(in: self).tracksCoverage = false }
-            if state.effects.maskMode == .alpha, trackCoverage(of: mask, width: targetSize.width, height: targetSize.height) {
+            let maskMode = shown.state.effectsBox.value.maskMode
+            if maskMode != .alpha { mask.record(in: self).tracksCoverage = false }
+            if maskMode == .alpha, trackCoverage(of: mask, width: targetSize.width, height: targetSize.height) {
                 // The coverage's own changes are damaged where they happen, not over the whole layer.
                 hasher.combine(childClipKey)
                 hasher.combine(Self.trackedMaskMarker)
@@ -252,7 +259,7 @@ public final class LayerRenderer {
             hasher.combine(childClipKey)
             hasher.combine(mask.record(in: self).signature.contentVersion)
             hasher.combine(mask.record(in: self).deviceRect)
-            hasher.combine(state.effects.maskMode)      // the mode changes the sublayers' pixels too
+            hasher.combine(maskMode)                    // the mode changes the sublayers' pixels too
             subtreeSignature(of: mask, into: &hasher)
             signature.clipKey = hasher.finalize()
             childClipKey = signature.clipKey
@@ -261,7 +268,7 @@ public final class LayerRenderer {
 
         let ownMark = damage.additions
         var changesPicture = !record.hasSignature
-        let ownChanged = !record.hasSignature || record.signature != signature
+        let ownChanged = !record.hasSignature || !record.hasSignature(equalTo: signature)
         if ownChanged {
             // Only a group keeps a picture to change (prepareEffects): comparing without the
             // compositing fields copies both signatures, which most layers need not pay.
@@ -282,31 +289,99 @@ public final class LayerRenderer {
         let afterOwnMark = damage.additions
 
         var subtree = record.deviceRect
-        let sublayerTransform = Self.sublayerDeviceTransform(of: state, deviceTransform: record.deviceTransform)
+        let sublayerTransform = Self.sublayerDeviceTransform(of: shown, deviceTransform: record.deviceTransform)
         // Whether a sublayer has a zPosition is noted while its record is at hand: a second
         // walk over the sublayers for it alone missed the cache for each of 10,000 leaves.
         var anyZ = false
+        var extent = (width: 0, height: 0)
+        record.sublayerPaints.removeAll(keepingCapacity: true)
         for sublayer in layer.sublayerStorage {
             prepare(sublayer, parentTransform: sublayerTransform, parentOpacity: record.isGroup ? 1 : record.opacity,
                     clipKey: childClipKey, visible: isVisible, time: time)
             let sublayerRecord = sublayer.record(in: self)
-            subtree = subtree.union(sublayerRecord.subtreeRect)
-            if sublayerRecord.shown.state.effects.zPosition != 0 { anyZ = true }
+            let sublayerSubtree = sublayerRecord.subtreeRect
+            subtree = subtree.union(sublayerSubtree)
+            extent = (max(extent.width, sublayerSubtree.width), max(extent.height, sublayerSubtree.height))
+            if sublayerRecord.shown.state.effectsBox.value.zPosition != 0 { anyZ = true }
+            record.sublayerPaints.append(Self.paint(of: sublayerRecord))
         }
-        if state.masksToBounds { subtree = subtree.intersection(record.deviceRect) }
+        record.sublayerExtent = extent
+        record.sublayerPaintsFrame = frameNumber
+        if shown.state.masksToBounds { subtree = subtree.intersection(record.deviceRect) }
         if let replicator = layer as? ReplicatorLayer {
             subtree = subtree.union(prepareReplicas(of: replicator, record: record, time: time, frame: frameNumber))
         }
         orderByZ(layer, record: record, anyZ: anyZ)
-        let count = visited.count - visitMark
+        let count = visitCount - visitMark
         let changedBelow = ownMark != damageMark || damage.additions != afterOwnMark || count != record.subtreeCount
         changesPicture = changesPicture || changedBelow
         record.subtreeCount = count
         record.hasChanged = ownChanged || changedBelow
-        subtree = prepareEffects(of: layer, record: record, state: state, subtree: subtree, changesPicture: changesPicture)
+        subtree = prepareEffects(of: layer, record: record, shown: shown, subtree: subtree, changesPicture: changesPicture)
         record.subtreeRect = subtree
         if let mask = layer.maskStorage { keepMaskPicture(of: mask.record(in: self), owner: record) }
-        noteBandSafety(of: layer, record: record, state: state)
+        noteBandSafety(of: layer, record: record, shown: shown)
+        notePaint(of: layer, shown: shown, record: record)
+    }
+
+    /// How `draw` would draw the layer of `record`, prepared this frame, when nothing occludes it.
+    private static func paint(of record: RenderRecord) -> SublayerPaint {
+        var paint = SublayerPaint()
+        if !record.isVisible || !(record.opacity > 0) {
+            paint.kind = .none
+        } else if record.paintsOnlyFill && !record.isGroup && record.shadowRect.isEmpty {
+            // Its subtree's pixels are its own: no sublayers, clip or shadow.
+            paint.kind = .fill
+            paint.deviceRect = record.deviceRect
+            paint.transform = record.deviceTransform
+            paint.opacity = record.opacity
+            if let color = record.fillColor {
+                paint.color = color
+                paint.hasColor = true
+            }
+            paint.bounds = record.fillBounds
+        }
+        return paint
+    }
+
+    /// Notes in the record whether the layer paints only its background, and which (see
+    /// `RenderRecord.paintsOnlyFill`); drawing then needs nothing else.
+    private func notePaint(of layer: Layer, shown: Layer, record: RenderRecord) {
+        guard record.isVisible, layer.sublayerStorage.isEmpty, layer.maskStorage == nil, !shown.state.masksToBounds,
+              !(shown.state.borderWidth > 0 && shown.state.borderColor.alpha > 0), !(shown.state.cornerRadius > 0),
+              shown.contents == nil, !(record.hasFills && record.fills != nil), record.backingStore == nil,
+              layer.directContentBounds == nil, shown.directContentBounds == nil else {
+            record.paintsOnlyFill = false
+            return
+        }
+        record.paintsOnlyFill = true
+        if let background = shown.state.backgroundColor, background.alpha > 0 {
+            record.fillColor = background
+        } else {
+            record.fillColor = nil
+        }
+        record.fillBounds = shown.state.bounds
+    }
+
+    /// Counts `record` as this frame's next visit (see `visited`).
+    @inline(__always)
+    private func noteVisit(of record: RenderRecord) {
+        if visitCount < visited.count {
+            // Compared as addresses: neither record is retained to be compared.
+            if Unmanaged.passUnretained(visited[visitCount]).toOpaque() == Unmanaged.passUnretained(record).toOpaque() {
+                visitCount += 1
+                return
+            }
+            dropVisits(from: visitCount)
+        }
+        visited.append(record)
+        visitCount += 1
+    }
+
+    /// Moves last frame's records from `index` on to `dropCandidates`.
+    private func dropVisits(from index: Int) {
+        dropCandidates.append(contentsOf: visited[index...])
+        visited.removeSubrange(index...)
     }
 
     /// Folds the mask subtree's signatures into `hasher`.
@@ -316,11 +391,10 @@ public final class LayerRenderer {
         hasher.combine(s.contentsSerial)
         hasher.combine(s.opacity)
         hasher.combine(s.deviceTransform)
-        hasher.combine(s.state.bounds)
-        hasher.combine(s.state.isHidden)
+        hasher.combine(s.bounds)
         for sublayer in layer.sublayerStorage { subtreeSignature(of: sublayer, into: &hasher) }
         if let mask = layer.maskStorage {
-            hasher.combine(s.state.effects.maskMode)
+            hasher.combine(s.effects.maskMode)
             subtreeSignature(of: mask, into: &hasher)
         }
     }
@@ -354,16 +428,12 @@ public final class LayerRenderer {
 
     /// The device pixels the layer's own drawing can touch, one pixel wider for anti-aliasing.
     func deviceRect(of layer: Layer, transform: Transform) -> IntRect {
-        deviceRect(of: layer, state: layer.state, transform: transform)
-    }
-
-    /// The same, with the layer's state at hand (each copy of it costs ~500 bytes and a retain).
-    func deviceRect(of layer: Layer, state: LayerState, transform: Transform) -> IntRect {
-        var local = state.bounds.standardized
-        if let contents = layer.contents, state.contentsGravity != .resize {
-            local = local.union(state.contentsGravity.rect(forContentsOf: Size(width: Double(contents.width), height: Double(contents.height)), in: state.bounds))
+        var local = layer.state.bounds.standardized
+        if let contents = layer.contents, layer.state.contentsGravity != .resize {
+            let size = Size(width: Double(contents.width), height: Double(contents.height))
+            local = local.union(layer.state.contentsGravity.rect(forContentsOf: size, in: layer.state.bounds))
         }
-        if !state.masksToBounds, let direct = layer.directContentBounds { local = local.union(direct) }
+        if !layer.state.masksToBounds, let direct = layer.directContentBounds { local = local.union(direct) }
         guard local.width > 0 || local.height > 0 else { return .zero }
         let r = IntRect(enclosing: boundingBox(of: local, under: transform))
         return IntRect(x: r.x - 1, y: r.y - 1, width: r.width + 2, height: r.height + 2)
@@ -392,6 +462,21 @@ public final class LayerRenderer {
         guard record.isVisible, record.opacity > 0, !record.subtreeRect.intersection(damage).isEmpty else { return }
         if (record.isGroup || !record.shadowRect.isEmpty),
            drawEffects(of: layer, record: record, in: context, damage: damage, target: target) { return }
+        if record.paintsOnlyFill {
+            // Read into locals first: no reference to the record is then held across the
+            // context's calls.
+            let deviceRect = record.deviceRect, transform = record.deviceTransform, alpha = record.opacity
+            let fillColor = record.fillColor, fillBounds = record.fillBounds
+            guard !deviceRect.intersection(damage).isEmpty else { return }
+            resetTransform(of: context)
+            context.concatenate(transform)
+            context.setAlpha(alpha)
+            if let fillColor {
+                context.setFillColor(fillColor)
+                context.fill(fillBounds)
+            }
+            return
+        }
         let shown = record.shown
         let state = shown.state
         if layer.sublayerStorage.isEmpty, layer.maskStorage == nil, !state.masksToBounds,
@@ -439,8 +524,13 @@ public final class LayerRenderer {
         if let replicator = layer as? ReplicatorLayer {
             drawReplicas(of: replicator, record: record, in: context, damage: damage)
         } else {
-            for sublayer in record.drawOrder.isEmpty ? layer.sublayerStorage : record.drawOrder {
-                draw(sublayer, in: context, damage: damage, target: target)
+            if record.drawOrder.isEmpty, record.sublayerPaintsFrame == frameNumber,
+               record.sublayerPaints.count == layer.sublayerStorage.count {
+                drawSublayers(of: layer, paints: record.sublayerPaints, in: context, damage: damage, target: target)
+            } else {
+                for sublayer in record.drawOrder.isEmpty ? layer.sublayerStorage : record.drawOrder {
+                    draw(sublayer, in: context, damage: damage, target: target)
+                }
             }
         }
         if state.borderWidth > 0, state.borderColor.alpha > 0 {
@@ -459,6 +549,28 @@ public final class LayerRenderer {
             }
         }
         context.restoreGState()
+    }
+
+    /// Draws the sublayers of `layer` in order, those that paint only a fill from `paints`, as
+    /// `draw` would while no occluder is pending (with one, each goes through `draw`).
+    private func drawSublayers(of layer: Layer, paints: ContiguousArray<SublayerPaint>, in context: GraphicsContext,
+                               damage: IntRect, target: Bitmap) {
+        let sublayers = layer.sublayerStorage
+        for i in paints.indices {
+            let paint = paints[i]
+            if paint.kind == .layer || isOcclusionPending {
+                draw(sublayers[i], in: context, damage: damage, target: target)
+                continue
+            }
+            guard paint.kind == .fill, !paint.deviceRect.intersection(damage).isEmpty else { continue }
+            resetTransform(of: context)
+            context.concatenate(paint.transform)
+            context.setAlpha(paint.opacity)
+            if paint.hasColor {
+                context.setFillColor(paint.color)
+                context.fill(paint.bounds)
+            }
+        }
     }
 
     func drawOwnContent(of layer: Layer, shown: Layer, record: RenderRecord, in context: GraphicsContext) {

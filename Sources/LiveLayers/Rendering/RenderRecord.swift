@@ -3,44 +3,107 @@
 import Raster
 
 /// Everything that decides a layer's pixels, compared frame to frame for damage.
-struct RenderSignature: Equatable {
-    var state = LayerState()
+///
+/// The layer's own fields that decide them, not a copy of its state: the position, anchor point
+/// and transform reach the pixels only through the device transform, and the state's opacity
+/// only through the opacity down the tree and whether the layer is a group, which are here. A
+/// copy (330 bytes with them) was read and written for every layer every frame.
+struct RenderSignature {
     var deviceTransform = Transform.identity
     var opacity = 1.0
+    var bounds = Rect.zero
+    var backgroundColor: Color?
+    var cornerRadius = 0.0
+    var borderWidth = 0.0
+    var borderColor = Color.black
     var contentsSerial = 0
     var contentVersion = 0
     var clipKey = 0
-    var hasMask = false
     /// The layer's place in painting order: moving a layer in front of or behind a sibling
     /// changes it, and with it the pixels where the two overlap.
     var paintOrder = 0
+    var effectsBox = LayerEffectsBox.defaults
+    var contentsGravity = ContentsGravity.resize
+    var masksToBounds = false
+    var hasMask = false
+    var isGroup = false
+
+    init() {}
+
+    /// The signature of `shown`, a visible layer, read field by field (a copy of its state
+    /// would read and retain all of it).
+    @MainActor
+    init(of shown: Layer, deviceTransform: Transform, opacity: Double, isGroup: Bool, contentsSerial: Int,
+         contentVersion: Int, clipKey: Int, hasMask: Bool, paintOrder: Int) {
+        self.deviceTransform = deviceTransform
+        self.opacity = opacity
+        bounds = shown.state.bounds
+        backgroundColor = shown.state.backgroundColor
+        cornerRadius = shown.state.cornerRadius
+        borderWidth = shown.state.borderWidth
+        borderColor = shown.state.borderColor
+        self.contentsSerial = contentsSerial
+        self.contentVersion = contentVersion
+        self.clipKey = clipKey
+        self.paintOrder = paintOrder
+        effectsBox = shown.state.effectsBox
+        contentsGravity = shown.state.contentsGravity
+        masksToBounds = shown.state.masksToBounds
+        self.hasMask = hasMask
+        self.isGroup = isGroup
+    }
+
+    var effects: LayerEffects { effectsBox.value }
+
 
     /// Whether a layer with this signature draws the same pixels into its group picture as one
     /// with `other`: what applies only when the picture is composited (opacity, blend mode, the
     /// clip from above, the painting order among siblings) or beside it (the shadow) aside.
     func drawsSamePicture(as other: RenderSignature) -> Bool {
-        // Field by field: clearing the compositing fields of copies, as before, would copy
-        // the shared effects box of both.
         deviceTransform == other.deviceTransform && contentsSerial == other.contentsSerial
             && contentVersion == other.contentVersion && hasMask == other.hasMask
-            && state.drawsSamePicture(as: other.state)
+            && bounds == other.bounds && backgroundColor == other.backgroundColor
+            && cornerRadius == other.cornerRadius && borderWidth == other.borderWidth
+            && borderColor == other.borderColor && masksToBounds == other.masksToBounds
+            && contentsGravity == other.contentsGravity
+            && (effectsBox === other.effectsBox || effectsBox.value.drawsSamePicture(as: other.effectsBox.value))
     }
+}
+
+/// What drawing a sublayer that paints only a fill needs, kept by its superlayer's record in
+/// painting order: a frame walks them in one array instead of reading each sublayer and its
+/// record (two objects, five cache lines and two retains a sublayer, each a miss with 10,000).
+struct SublayerPaint {
+    enum Kind: UInt8 {
+        /// Nothing to draw: hidden, or transparent down the tree.
+        case none
+        /// `color` over `bounds` (no fill when `hasColor` is false), at `transform` and `opacity`.
+        case fill
+        /// Anything else: drawn through the sublayer.
+        case layer
+    }
+
+    /// The device pixels the fill can touch (its subtree's too: a leaf without effects).
+    var deviceRect = IntRect.zero
+    var transform = Transform.identity
+    var opacity = 1.0
+    var color = Color.clear
+    var bounds = Rect.zero
+    var kind = Kind.layer
+    var hasColor = false
 }
 
 /// The renderer's per-layer memory: the layer as shown this frame, where it landed, its
 /// backing store, and last frame's signature and device rectangle.
 @MainActor
 final class RenderRecord {
-    // What preparing and drawing a frame read or write for every layer comes first, on the
-    // object's first cache lines (with 10,000 layers each line a frame touches is a miss);
-    // groups, shadows, replicas, masks and pictures after it, and the signature last.
-    /// The layer whose values are drawn this frame: the presentation copy or the model.
-    unowned(unsafe) var shown: Layer
+    // What drawing a leaf reads comes first, on the object's first four cache lines (with
+    // 10,000 layers each line a frame touches is a miss), then what preparing a frame reads or
+    // writes for every layer; groups, shadows, replicas, masks and pictures after it, and the
+    // signature last.
     /// The renderer this record belongs to: its identifier, compared on every lookup, and a weak
     /// reference that tells when it is gone. Another renderer's record follows in `next`.
     let rendererID: Int
-    /// The frame this record was last visited in.
-    var generation = 0
     var isVisible = false
     /// Effects (LayerRenderer+Effects): whether the subtree is one offscreen picture.
     var isGroup = false
@@ -49,6 +112,11 @@ final class RenderRecord {
     var hasSignature = false
     /// Drawn content recorded as path fills (instead of a backing store) while `hasFills`.
     var hasFills = false
+    /// Whether the layer paints nothing but its background, a plain rectangle (`fillColor`
+    /// over `fillBounds`, none when nil): no sublayers, mask, clip, border, corner radius,
+    /// contents, drawing or direct content. Drawing such a layer reads this record and not the
+    /// shown layer, whose state lies on lines of their own (10,000 leaves, each a miss).
+    var paintsOnlyFill = false
     var opacity = 1.0
     /// The layer's and its visible descendants' pixels, for skipping subtrees outside damage
     /// (drawing and the occlusion search ask it first, of every layer, for each damaged rectangle).
@@ -58,10 +126,25 @@ final class RenderRecord {
     /// The layer's own pixels in device space, this frame and last frame.
     var deviceRect = IntRect.zero
     var deviceTransform = Transform.identity
+    var fillColor: Color?
+    var fillBounds = Rect.zero
+    /// The layer whose values are drawn this frame: the presentation copy or the model.
+    unowned(unsafe) var shown: Layer
+    /// The frame this record was last visited in.
+    var generation = 0
+    /// The widest and the tallest of the sublayers' `subtreeRect`s: a damaged rectangle larger
+    /// than both lies in no sublayer's subtree, so the occlusion search need not look at them
+    /// (a whole-frame rectangle over 10,000 small leaves read each one's record and missed).
+    var sublayerExtent = (width: 0, height: 0)
     var backingStore: Bitmap?
     var fills: FillRecording?
     /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
     var drawOrder: [Layer] = []
+    /// The sublayers' paints (see `SublayerPaint`), in `sublayerStorage` order, as prepared in
+    /// frame `sublayerPaintsFrame`. Exclusivity unchecked: only the renderer's frame methods
+    /// touch it, and an append would otherwise be checked at run time for each sublayer.
+    @exclusivity(unchecked) var sublayerPaints: ContiguousArray<SublayerPaint> = []
+    var sublayerPaintsFrame = -1
     /// The occlusion pass (LayerRenderer+Occlusion) in which this layer was an ancestor of the
     /// occluder, and the same for the lower band of a frame drawn on two threads (its own, so
     /// the threads never write one field).
@@ -118,9 +201,24 @@ final class RenderRecord {
     /// A mask layer's own damage this frame (old and new rectangles), for its owner to add
     /// when the mask is drawn into pixels rather than tracked as coverage.
     var maskSelfDamage = (IntRect.zero, IntRect.zero)
-    /// Last frame's signature, stored last: at about 330 bytes it would put the fields that
+    /// Last frame's signature, stored last: at about 220 bytes it would put the fields that
     /// the drawing and occlusion walks read for every layer on different cache lines.
     var signature = RenderSignature()
+
+    /// Whether last frame's signature is `b`. Field by field from the stored one: a method of
+    /// the signature, or `==`, takes it by value, a copy out of the record (and a retain of its
+    /// effects box) for every layer every frame.
+    func hasSignature(equalTo b: RenderSignature) -> Bool {
+        signature.deviceTransform == b.deviceTransform && signature.opacity == b.opacity
+            && signature.bounds == b.bounds && signature.backgroundColor == b.backgroundColor
+            && signature.cornerRadius == b.cornerRadius && signature.borderWidth == b.borderWidth
+            && signature.borderColor == b.borderColor && signature.contentsSerial == b.contentsSerial
+            && signature.contentVersion == b.contentVersion && signature.clipKey == b.clipKey
+            && signature.paintOrder == b.paintOrder && signature.contentsGravity == b.contentsGravity
+            && signature.masksToBounds == b.masksToBounds && signature.hasMask == b.hasMask
+            && signature.isGroup == b.isGroup
+            && (signature.effectsBox === b.effectsBox || signature.effectsBox.value == b.effectsBox.value)
+    }
 
     /// The pixel size of a backing store for `bounds`, or nil when it would be empty or too big.
     static func storeRect(for bounds: Rect) -> IntRect? {
