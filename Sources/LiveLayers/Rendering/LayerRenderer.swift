@@ -294,7 +294,9 @@ public final class LayerRenderer {
         // walk over the sublayers for it alone missed the cache for each of 10,000 leaves.
         var anyZ = false
         var extent = (width: 0, height: 0)
-        record.sublayerPaints.removeAll(keepingCapacity: true)
+        // A leaf leaves the sublayers' fields alone: they lie on lines it otherwise never touches.
+        let hasSublayers = !layer.sublayerStorage.isEmpty
+        if hasSublayers { record.sublayerPaints.removeAll(keepingCapacity: true) }
         for sublayer in layer.sublayerStorage {
             prepare(sublayer, parentTransform: sublayerTransform, parentOpacity: record.isGroup ? 1 : record.opacity,
                     clipKey: childClipKey, visible: isVisible, time: time)
@@ -305,8 +307,10 @@ public final class LayerRenderer {
             if sublayerRecord.shown.state.effectsBox.value.zPosition != 0 { anyZ = true }
             record.sublayerPaints.append(Self.paint(of: sublayerRecord))
         }
-        record.sublayerExtent = extent
-        record.sublayerPaintsFrame = frameNumber
+        if hasSublayers {
+            record.sublayerExtent = extent
+            record.sublayerPaintsFrame = frameNumber
+        }
         if shown.state.masksToBounds { subtree = subtree.intersection(record.deviceRect) }
         if let replicator = layer as? ReplicatorLayer {
             subtree = subtree.union(prepareReplicas(of: replicator, record: record, time: time, frame: frameNumber))

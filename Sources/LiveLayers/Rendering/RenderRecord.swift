@@ -99,8 +99,8 @@ struct SublayerPaint {
 final class RenderRecord {
     // What drawing a leaf reads comes first, on the object's first four cache lines (with
     // 10,000 layers each line a frame touches is a miss), then what preparing a frame reads or
-    // writes for every layer; groups, shadows, replicas, masks and pictures after it, and the
-    // signature last.
+    // writes for every layer, the signature last of it; sublayers, groups, shadows, replicas,
+    // masks and pictures after them.
     /// The renderer this record belongs to: its identifier, compared on every lookup, and a weak
     /// reference that tells when it is gone. Another renderer's record follows in `next`.
     let rendererID: Int
@@ -128,18 +128,32 @@ final class RenderRecord {
     var deviceTransform = Transform.identity
     var fillColor: Color?
     var fillBounds = Rect.zero
+    // What preparing a frame reads or writes for every layer, the signature with it: with the
+    // above, ten cache lines, where the rarer fields between them spread it over twelve.
     /// The layer whose values are drawn this frame: the presentation copy or the model.
     unowned(unsafe) var shown: Layer
     /// The frame this record was last visited in.
     var generation = 0
-    /// The widest and the tallest of the sublayers' `subtreeRect`s: a damaged rectangle larger
-    /// than both lies in no sublayer's subtree, so the occlusion search need not look at them
-    /// (a whole-frame rectangle over 10,000 small leaves read each one's record and missed).
-    var sublayerExtent = (width: 0, height: 0)
     var backingStore: Bitmap?
     var fills: FillRecording?
     /// The sublayers in drawing order when some have a non-zero zPosition; empty otherwise.
     var drawOrder: [Layer] = []
+    var contentVersion = 0
+    /// How many layers (masks included) the subtree had last frame: one fewer means one was removed.
+    var subtreeCount = 0
+    /// What decided the group's alpha and blend.
+    var groupKey = 0
+    var previousRect = IntRect.zero
+    /// The subtree's pixels before effects (shadow) are added.
+    var contentRect = IntRect.zero
+    /// Last frame's signature.
+    var signature = RenderSignature()
+
+    // What only layers with sublayers, effects, replicas or masks need.
+    /// The widest and the tallest of the sublayers' `subtreeRect`s: a damaged rectangle larger
+    /// than both lies in no sublayer's subtree, so the occlusion search need not look at them
+    /// (a whole-frame rectangle over 10,000 small leaves read each one's record and missed).
+    var sublayerExtent = (width: 0, height: 0)
     /// The sublayers' paints (see `SublayerPaint`), in `sublayerStorage` order, as prepared in
     /// frame `sublayerPaintsFrame`. Exclusivity unchecked: only the renderer's frame methods
     /// touch it, and an append would otherwise be checked at run time for each sublayer.
@@ -150,15 +164,6 @@ final class RenderRecord {
     /// the threads never write one field).
     var occlusionPass = 0
     var bandOcclusionPass = 0
-    var previousRect = IntRect.zero
-    /// The subtree's pixels before effects (shadow) are added.
-    var contentRect = IntRect.zero
-    var contentVersion = 0
-    /// How many layers (masks included) the subtree had last frame: one fewer means one was removed.
-    var subtreeCount = 0
-    /// What decided the group's alpha and blend.
-    var groupKey = 0
-
     var backingContext: GraphicsContext?
     /// A replicator's instances: their device extent and what decided their pixels, last frame.
     var replicaRect = IntRect.zero
@@ -201,9 +206,6 @@ final class RenderRecord {
     /// A mask layer's own damage this frame (old and new rectangles), for its owner to add
     /// when the mask is drawn into pixels rather than tracked as coverage.
     var maskSelfDamage = (IntRect.zero, IntRect.zero)
-    /// Last frame's signature, stored last: at about 220 bytes it would put the fields that
-    /// the drawing and occlusion walks read for every layer on different cache lines.
-    var signature = RenderSignature()
 
     /// Whether last frame's signature is `b`. Field by field from the stored one: a method of
     /// the signature, or `==`, takes it by value, a copy out of the record (and a retain of its
