@@ -57,7 +57,6 @@ open class Layer {
     /// presentation refresh runs (see `animationsChanged`).
     var animationSlots: ContiguousArray<AnimationSlot> = []
     var presentationStamp = (time: Double.nan, version: -1, epoch: -1)
-    var modelVersion = 0
     /// The copy's `modelVersion` at its last full refresh (a write to the copy itself bumps
     /// it), and the state fields the committed animations write into the copy, found then
     /// (nil: some animation writes something else).
@@ -66,6 +65,10 @@ open class Layer {
     /// The storage of ``contents``, internal so that the renderer's reads need no dynamic
     /// exclusivity check (see LayerTiming).
     var contentsStorage: Bitmap?
+    /// On the line of the contents and the state's animated fields, the only line of a
+    /// presentation copy that its refresh reads past the first: on the line above, reading the
+    /// copy's version cost a miss a layer with 10,000.
+    var modelVersion = 0
     private(set) var propertyBoxes: [AnyPropertyBox] = []
     /// The serial of ``contents`` (bumped each time it is set, even to the same bitmap): read by
     /// every frame a renderer prepares, before the state.
