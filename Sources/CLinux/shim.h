@@ -259,10 +259,25 @@ static inline int CLinux_sweep_row_solid_over_avx2(float *line, const int32_t *r
     return reachedRight;
 }
 
-/// Stores `pixel` into `count` pixels at `dst` (PixelMath.fill: long runs through wmemset).
+/// Stores `pixel` into `count` pixels at `dst`: eight to a store, the last eight overlapping the
+/// ones before, and only rows' long runs through wmemset (the gaps of the rays' rows, a hundred
+/// pixels or so each, took more instructions in its calls than in its stores).
 __attribute__((target("avx2")))
 static inline void CLinux_fill_avx2(uint32_t *dst, long count, uint32_t pixel) {
-    if (count >= 64) { wmemset((wchar_t *)dst, (wchar_t)pixel, (size_t)count); return; }
+    if (count >= 512) { wmemset((wchar_t *)dst, (wchar_t)pixel, (size_t)count); return; }
+    if (count >= 8) {
+        const __m256i v = _mm256_set1_epi32((int)pixel);
+        long k = 0;
+        for (; k + 32 <= count; k += 32) {
+            _mm256_storeu_si256((__m256i *)(dst + k), v);
+            _mm256_storeu_si256((__m256i *)(dst + k + 8), v);
+            _mm256_storeu_si256((__m256i *)(dst + k + 16), v);
+            _mm256_storeu_si256((__m256i *)(dst + k + 24), v);
+        }
+        for (; k + 8 < count; k += 8) _mm256_storeu_si256((__m256i *)(dst + k), v);
+        _mm256_storeu_si256((__m256i *)(dst + count - 8), v);
+        return;
+    }
     for (long k = 0; k < count; k++) dst[k] = pixel;
 }
 
@@ -500,5 +515,62 @@ static inline void CLinux_accumulate_edge_avx2(float *cells, long cellStride, lo
         xTop = xBottom;
         line += cellStride;
     }
+}
+
+/// Rasterizer.gatherRuns on AVX2: moves the runs of one row of the band's table (`columns` pairs
+/// of first and last cell, x0 < 0 for an edge with no run in the row) to its front in rank order,
+/// four pairs to a register (each group's valid pairs packed by a permutation looked up by their
+/// mask), then sorts them by first cell with the same insertion sort, or, when there are
+/// `maximumSorted` or more, leaves one pair spanning them all. Returns how many pairs the row's
+/// sweep reads (0: none), the same pairs as the Swift loop.
+__attribute__((target("avx2")))
+static inline long CLinux_gather_runs_avx2(int32_t *line, long columns, long maximumSorted) {
+    // For each mask of a group's valid pairs: where the packed pairs come from, and how many.
+    static const int32_t pack[16][8] = {
+        {0, 1, 0, 1, 0, 1, 0, 1}, {0, 1, 0, 1, 0, 1, 0, 1}, {2, 3, 0, 1, 0, 1, 0, 1}, {0, 1, 2, 3, 0, 1, 0, 1},
+        {4, 5, 0, 1, 0, 1, 0, 1}, {0, 1, 4, 5, 0, 1, 0, 1}, {2, 3, 4, 5, 0, 1, 0, 1}, {0, 1, 2, 3, 4, 5, 0, 1},
+        {6, 7, 0, 1, 0, 1, 0, 1}, {0, 1, 6, 7, 0, 1, 0, 1}, {2, 3, 6, 7, 0, 1, 0, 1}, {0, 1, 2, 3, 6, 7, 0, 1},
+        {4, 5, 6, 7, 0, 1, 0, 1}, {0, 1, 4, 5, 6, 7, 0, 1}, {2, 3, 4, 5, 6, 7, 0, 1}, {0, 1, 2, 3, 4, 5, 6, 7},
+    };
+    static const uint8_t packed[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    long count = 0, k = 0;
+    // A group's packed pairs are stored over slots count..<count + 4, all at or before the
+    // group's own (count <= k), so none not yet read is overwritten.
+    for (; k + 4 <= columns; k += 4) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(line + 2 * k));
+        // The sign of each pair's x0, moved to the top of its 64 bits: clear where the pair is a run.
+        int mask = ~_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_shuffle_epi32(v, 0xB1))) & 15;
+        __m256i order = _mm256_loadu_si256((const __m256i *)pack[mask]);
+        _mm256_storeu_si256((__m256i *)(line + 2 * count), _mm256_permutevar8x32_epi32(v, order));
+        count += packed[mask];
+    }
+    for (; k < columns; k++) {
+        if (line[2 * k] < 0) continue;
+        line[2 * count] = line[2 * k];
+        line[2 * count + 1] = line[2 * k + 1];
+        count++;
+    }
+    if (count >= maximumSorted) {
+        int32_t lo = INT32_MAX, hi = INT32_MIN;
+        for (long j = 0; j < count; j++) {
+            if (line[2 * j] < lo) lo = line[2 * j];
+            if (line[2 * j + 1] > hi) hi = line[2 * j + 1];
+        }
+        line[0] = lo;
+        line[1] = hi;
+        return 1;
+    }
+    for (long i = 1; i < count; i++) {
+        int32_t x0 = line[2 * i], x1 = line[2 * i + 1];
+        long j = i - 1;
+        while (j >= 0 && line[2 * j] > x0) {
+            line[2 * j + 2] = line[2 * j];
+            line[2 * j + 3] = line[2 * j + 1];
+            j--;
+        }
+        line[2 * j + 2] = x0;
+        line[2 * j + 3] = x1;
+    }
+    return count;
 }
 #endif

@@ -223,6 +223,36 @@ import Testing
         }
     }
 
+    /// The AVX2 gathering of a row's runs from the band's table gives the runs the Swift loop
+    /// gives, in the same order: rows of 1 to 300 columns, from all empty to all full, runs in
+    /// order, reversed and shuffled, with equal first cells, and rows of 48 runs or more.
+    @Test(.enabled(if: Kernels.hasAVX2)) func avx2GatheringOfRunsGivesTheRunsOfTheSwiftLoop() {
+        var rng = SplitMix64(seed: 0x6A7E)
+        let swift = UnsafeMutablePointer<Rasterizer.Cells>.allocate(capacity: 300)
+        let avx2 = UnsafeMutablePointer<Rasterizer.Cells>.allocate(capacity: 300)
+        defer { swift.deallocate(); avx2.deallocate() }
+        let rasterizer = Rasterizer()
+        for round in 0..<2000 {
+            let columns = round < 300 ? round + 1 : Int.random(in: 1...300, using: &rng)
+            let filled = Double(round % 5) / 4
+            for k in 0..<columns {
+                let x0 = Int32(round % 7 == 0 ? k * 3 : Int.random(in: 0...(round % 3 == 0 ? 20 : 1900), using: &rng))
+                let run = Rasterizer.Cells(x0: x0, x1: x0 + Int32.random(in: 0...40, using: &rng))
+                swift[k] = Double.random(in: 0..<1, using: &rng) < filled ? run : Rasterizer.Cells(x0: -1, x1: -1)
+            }
+            if round % 11 == 0 { for k in 0..<columns / 2 { (swift[k], swift[columns - 1 - k]) = (swift[columns - 1 - k], swift[k]) } }
+            avx2.update(from: swift, count: columns)
+            rasterizer.usesAVX2 = false
+            let expected = rasterizer.gatherRuns(swift, columns: columns)
+            rasterizer.usesAVX2 = true
+            let count = rasterizer.gatherRuns(avx2, columns: columns)
+            #expect(count == expected, "round \(round)")
+            var differences = 0
+            for k in 0..<min(count, expected) where swift[k].x0 != avx2[k].x0 || swift[k].x1 != avx2[k].x1 { differences += 1 }
+            #expect(differences == 0, "round \(round): \(differences) runs differ")
+        }
+    }
+
     /// A sprite turning on the frame, drawn by one rasterizer frame after frame (the orbit
     /// scene's arrow): as it turns, a band holds more of its rows, and the table of runs sized by
     /// the first frame's band grew mid-animation (one allocation a turn in the scene benchmark).
