@@ -68,6 +68,12 @@ public class Animation {
 
     /// Copies every setting of `other`.
     required init(copying other: Animation) {
+        takeSettings(of: other)
+    }
+
+    /// Sets every setting to `other`'s: of this class, and of each subclass (its override)
+    /// when `other` is one. A layer reuses a retired copy through it (``Layer/add(_:forKey:)``).
+    func takeSettings(of other: Animation) {
         beginTime = other.beginTime
         duration = other.duration
         speed = other.speed
@@ -96,9 +102,10 @@ public class Animation {
     }
 
     /// Builds the evaluator that applies this animation to `layer`'s presentation copy, or
-    /// `nil` when it cannot apply (unknown key path, mismatched value types).
+    /// `nil` when it cannot apply (unknown key path, mismatched value types). `spare`, an
+    /// evaluator that nothing uses any more, is refilled instead when it is of the right kind.
     @MainActor
-    func makeEffect(for layer: Layer) -> AnimationEffect? { nil }
+    func makeEffect(for layer: Layer, reusing spare: AnimationEffect? = nil) -> AnimationEffect? { nil }
 
     /// Fills in values that depend on the moment the animation is added (for example a basic
     /// animation's missing end points). Called once on the copy.

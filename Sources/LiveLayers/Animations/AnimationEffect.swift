@@ -31,8 +31,8 @@ struct PropertyAccessor<Value: Interpolatable>: AnyPropertyAccessor {
     let get: @MainActor (Layer) -> Value
     let set: @MainActor (Layer, Value) -> Void
 
-    func makeEffect(for animation: PropertyAnimation, on layer: Layer) -> AnimationEffect? {
-        animation.makeEffect(accessor: self, layer: layer)
+    func makeEffect(for animation: PropertyAnimation, on layer: Layer, reusing spare: AnimationEffect?) -> AnimationEffect? {
+        animation.makeEffect(accessor: self, layer: layer, reusing: spare)
     }
 
     func value(of layer: Layer) -> any Interpolatable { get(layer) }
@@ -48,7 +48,7 @@ struct PropertyAccessor<Value: Interpolatable>: AnyPropertyAccessor {
 @MainActor
 protocol AnyPropertyAccessor {
     var key: String { get }
-    func makeEffect(for animation: PropertyAnimation, on layer: Layer) -> AnimationEffect?
+    func makeEffect(for animation: PropertyAnimation, on layer: Layer, reusing spare: AnimationEffect?) -> AnimationEffect?
     func value(of layer: Layer) -> any Interpolatable
     func setValue(_ value: any Interpolatable, on layer: Layer) -> Bool
 }

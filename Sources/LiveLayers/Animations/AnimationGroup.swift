@@ -22,10 +22,14 @@ public class AnimationGroup: Animation {
     }
 
     required init(copying other: Animation) {
+        super.init(copying: other)
+    }
+
+    override func takeSettings(of other: Animation) {
+        super.takeSettings(of: other)
         if let other = other as? AnimationGroup {
             animations = other.animations.map { $0.copy() }
         }
-        super.init(copying: other)
     }
 
     @MainActor
@@ -37,7 +41,7 @@ public class AnimationGroup: Animation {
     }
 
     @MainActor
-    override func makeEffect(for layer: Layer) -> AnimationEffect? {
+    override func makeEffect(for layer: Layer, reusing spare: AnimationEffect?) -> AnimationEffect? {
         let children = animations.compactMap { $0.makeEffect(for: layer) }
         guard !children.isEmpty else { return nil }
         return GroupEffect(timing: timingModel, timingFunction: timingFunction, children: children)

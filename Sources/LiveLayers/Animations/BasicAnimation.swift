@@ -33,12 +33,16 @@ public class BasicAnimation: PropertyAnimation {
     }
 
     required init(copying other: Animation) {
+        super.init(copying: other)
+    }
+
+    override func takeSettings(of other: Animation) {
+        super.takeSettings(of: other)
         if let other = other as? BasicAnimation {
             fromValue = other.fromValue
             toValue = other.toValue
             byValue = other.byValue
         }
-        super.init(copying: other)
     }
 
     @MainActor
@@ -50,10 +54,15 @@ public class BasicAnimation: PropertyAnimation {
     }
 
     @MainActor
-    override func makeEffect<Value: Interpolatable>(accessor: PropertyAccessor<Value>, layer: Layer) -> AnimationEffect? {
+    override func makeEffect<Value: Interpolatable>(accessor: PropertyAccessor<Value>, layer: Layer, reusing spare: AnimationEffect?) -> AnimationEffect? {
         guard let from = typed(fromValue, "fromValue", as: Value.self),
               let to = typed(toValue, "toValue", as: Value.self),
               let by = typed(byValue, "byValue", as: Value.self) else { return nil }
+        if let effect = spare as? BasicEffect<Value> {
+            effect.refill(accessor: accessor, timing: timingModel, progress: progressCurve,
+                          endpoints: Endpoints(from: from, to: to, by: by), isAdditive: isAdditive, isCumulative: isCumulative)
+            return effect
+        }
         return BasicEffect(accessor: accessor, timing: timingModel, progress: progressCurve,
                            endpoints: Endpoints(from: from, to: to, by: by),
                            isAdditive: isAdditive, isCumulative: isCumulative)
@@ -100,12 +109,15 @@ enum ProgressCurve {
 /// Evaluates a basic or spring animation of one property.
 @MainActor
 final class BasicEffect<Value: Interpolatable>: AnimationEffect {
-    let accessor: PropertyAccessor<Value>
-    let timing: TimingModel
-    let curve: ProgressCurve
-    let endpoints: Endpoints<Value>
-    let isAdditive: Bool
-    let isCumulative: Bool
+    // Variables only for `refill`, which a retired record's evaluator gets when its layer
+    // adds an animation of the same type again; unchecked like `kept`, since no access to
+    // them overlaps another.
+    @exclusivity(unchecked) private(set) var accessor: PropertyAccessor<Value>
+    @exclusivity(unchecked) private(set) var timing: TimingModel
+    @exclusivity(unchecked) private(set) var curve: ProgressCurve
+    @exclusivity(unchecked) private(set) var endpoints: Endpoints<Value>
+    @exclusivity(unchecked) private(set) var isAdditive: Bool
+    @exclusivity(unchecked) private(set) var isCumulative: Bool
     /// The last value written, kept so that values with storage (gradient `locations` and
     /// `colors`) are interpolated into the same storage each frame. The presentation copy's own
     /// reference is replaced from the model before each evaluation, so this one is then unique.
@@ -126,6 +138,19 @@ final class BasicEffect<Value: Interpolatable>: AnimationEffect {
         self.isAdditive = isAdditive
         self.isCumulative = isCumulative
         self.kind = ValueKind(Value.self)
+    }
+
+    /// Makes this evaluator, which nothing uses any more, evaluate another animation of a
+    /// property of the same type, as a new one made with these arguments would.
+    func refill(accessor: PropertyAccessor<Value>, timing: TimingModel, progress: ProgressCurve, endpoints: Endpoints<Value>,
+                isAdditive: Bool, isCumulative: Bool) {
+        self.accessor = accessor
+        self.timing = timing
+        self.curve = progress
+        self.endpoints = endpoints
+        self.isAdditive = isAdditive
+        self.isCumulative = isCumulative
+        // `kept` stays: its storage serves the new values as it did the old ones.
     }
 
     var keyPath: String { accessor.key }

@@ -56,29 +56,54 @@ public class KeyframeAnimation: PropertyAnimation {
     }
 
     required init(copying other: Animation) {
+        super.init(copying: other)
+    }
+
+    override func takeSettings(of other: Animation) {
+        super.takeSettings(of: other)
         if let other = other as? KeyframeAnimation {
             values = other.values
-            path = other.path
+            if let source = other.path, path != nil {
+                // A reused copy fills the path it has rather than sharing the source's: the
+                // adder can then build its next path in its own storage, and so can this copy.
+                path!.removeAll()
+                for element in source.elements { path!.append(element) }
+            } else {
+                path = other.path
+            }
             keyTimes = other.keyTimes
             timingFunctions = other.timingFunctions
             calculationMode = other.calculationMode
             rotationMode = other.rotationMode
         }
-        super.init(copying: other)
     }
 
     @MainActor
-    override func makeEffect<Value: Interpolatable>(accessor: PropertyAccessor<Value>, layer: Layer) -> AnimationEffect? {
+    override func makeEffect<Value: Interpolatable>(accessor: PropertyAccessor<Value>, layer: Layer, reusing spare: AnimationEffect?) -> AnimationEffect? {
         if let path {
             guard let pointAccessor = accessor as? PropertyAccessor<Point> else {
                 Diagnostics.warn("a keyframe path animates a point property, but '\(accessor.key)' is a \(Value.self); the animation is ignored")
                 return nil
             }
-            guard let track = PathTrack(path) else { return nil }
+            let isPaced = calculationMode == .paced || calculationMode == .cubicPaced
+            // A spare evaluator's track and schedule are rebuilt in the storage they have.
+            if let effect = spare as? PathKeyframeEffect {
+                let built = effect.rebuild { track, schedule in
+                    guard track.rebuild(from: path) else { return false }
+                    fill(&schedule, count: track.segmentCount + 1, distanceCount: track.segmentCount, distance: track.length(of:))
+                    return true
+                }
+                guard built else { return nil }
+                effect.refill(accessor: pointAccessor, timing: timingModel, timingFunction: timingFunction, isPaced: isPaced,
+                              rotationMode: rotationMode)
+                return effect
+            }
+            var track = PathTrack()
+            guard track.rebuild(from: path) else { return nil }
+            var schedule = KeyframeSchedule()
+            fill(&schedule, count: track.segmentCount + 1, distanceCount: track.segmentCount, distance: track.length(of:))
             return PathKeyframeEffect(accessor: pointAccessor, timing: timingModel, timingFunction: timingFunction,
-                                      track: track, schedule: schedule(count: track.segmentCount + 1, distances: track.segmentLengths),
-                                      isPaced: calculationMode == .paced || calculationMode == .cubicPaced,
-                                      rotationMode: rotationMode)
+                                      track: track, schedule: schedule, isPaced: isPaced, rotationMode: rotationMode)
         }
         var typedValues: [Value] = []
         typedValues.reserveCapacity(values.count)
@@ -89,43 +114,50 @@ public class KeyframeAnimation: PropertyAnimation {
         guard !typedValues.isEmpty else { return nil }
         var distances: [Double] = []
         for i in typedValues.indices.dropFirst() { distances.append(typedValues[i - 1].distance(to: typedValues[i])) }
+        var schedule = KeyframeSchedule()
+        fill(&schedule, count: typedValues.count, distanceCount: distances.count, distance: { distances[$0] })
         return KeyframeEffect(accessor: accessor, timing: timingModel, timingFunction: timingFunction,
-                              values: typedValues, schedule: schedule(count: typedValues.count, distances: distances),
+                              values: typedValues, schedule: schedule,
                               mode: calculationMode, isAdditive: isAdditive, isCumulative: isCumulative)
     }
 
-    /// Key times and per-segment timing functions for `count` keyframes.
-    private func schedule(count: Int, distances: [Double]) -> KeyframeSchedule {
+    /// Sets `schedule` to the key times and per-segment timing functions for `count` keyframes,
+    /// `distance(i)` apart (i < `distanceCount`), computing the times into the storage it has.
+    private func fill(_ schedule: inout KeyframeSchedule, count: Int, distanceCount: Int, distance: (Int) -> Double) {
         let segments = max(1, count - 1)
-        var times: [Double]
+        let isPaced = calculationMode == .paced || calculationMode == .cubicPaced
+        func evenly(_ n: Int, _ time: (Int) -> Double) {
+            schedule.times.removeAll(keepingCapacity: true)
+            for i in 0..<n { schedule.times.append(time(i)) }
+        }
         switch calculationMode {
         case .paced, .cubicPaced:
-            let total = distances.reduce(0, +)
-            times = [0]
+            var total = 0.0
+            for i in 0..<distanceCount { total += distance(i) }
+            schedule.times.removeAll(keepingCapacity: true)
+            schedule.times.append(0)
             var run = 0.0
-            for d in distances {
-                run += d
-                times.append(total > 0 ? run / total : Double(times.count) / Double(segments))
+            for i in 0..<distanceCount {
+                run += distance(i)
+                schedule.times.append(total > 0 ? run / total : Double(schedule.times.count) / Double(segments))
             }
         case .discrete:
             // Discrete needs count + 1 times: value i holds over [times[i], times[i + 1]).
-            times = keyTimes.count == count + 1 ? keyTimes : (0...count).map { Double($0) / Double(count) }
+            if keyTimes.count == count + 1 { schedule.times = keyTimes } else { evenly(count + 1) { Double($0) / Double(count) } }
         case .linear, .cubic:
-            times = keyTimes.count == count ? keyTimes : (0..<count).map { count > 1 ? Double($0) / Double(count - 1) : 0 }
+            if keyTimes.count == count { schedule.times = keyTimes } else { evenly(count) { count > 1 ? Double($0) / Double(count - 1) : 0 } }
         }
-        let isPaced = calculationMode == .paced || calculationMode == .cubicPaced
-        if !keyTimes.isEmpty && times != keyTimes && !isPaced {
+        if !keyTimes.isEmpty && schedule.times != keyTimes && !isPaced {
             Diagnostics.warn("keyTimes of '\(keyPath ?? "")' has \(keyTimes.count) entries for \(count) keyframes; spacing them evenly")
         }
-        let functions = isPaced || timingFunctions.isEmpty ? [] : timingFunctions
-        return KeyframeSchedule(times: times, functions: functions)
+        schedule.functions = isPaced || timingFunctions.isEmpty ? [] : timingFunctions
     }
 }
 
 /// Key times and timing functions of a keyframe animation.
 struct KeyframeSchedule {
-    var times: [Double]
-    var functions: [TimingFunction]
+    var times: [Double] = []
+    var functions: [TimingFunction] = []
 
     /// The segment containing fraction `p` and the eased fraction within it.
     func locate(_ p: Double) -> (segment: Int, u: Double) {

@@ -11,11 +11,11 @@ import Raster
 ///
 /// Lines and quadratic curves are raised to cubics, so one evaluation covers every element;
 /// a move starts the next segment from the new point (the value jumps, as in Core Animation).
+/// The tables of all segments are one array, so that rebuilding the track for another path
+/// (a reused evaluator) reuses its storage.
 struct PathTrack {
     struct Segment {
         var p0, p1, p2, p3: Point
-        /// Cumulative arc length at `samples` evenly spaced parameters.
-        var lengths: [Double]
 
         func point(at u: Double) -> Point {
             let v = 1 - u
@@ -29,73 +29,91 @@ struct PathTrack {
             if d.x * d.x + d.y * d.y > 1e-18 { return d }
             return p3 - p0
         }
-
-        var length: Double { lengths.last ?? 0 }
-
-        /// The parameter at which the arc length is `fraction` of the segment's.
-        func parameter(atLengthFraction fraction: Double) -> Double {
-            let total = length
-            guard total > 0 else { return fraction }
-            let target = fraction * total
-            let n = lengths.count - 1
-            var i = 0
-            while i < n - 1 && lengths[i + 1] < target { i += 1 }
-            let l0 = lengths[i], l1 = lengths[i + 1]
-            let local = l1 > l0 ? (target - l0) / (l1 - l0) : 0
-            return (Double(i) + local) / Double(n)
-        }
     }
 
     static let samples = 32
     private(set) var segments: [Segment] = []
+    /// Segment after segment, the cumulative arc length at `samples + 1` evenly spaced
+    /// parameters (0 first).
+    private(set) var lengths: [Double] = []
 
-    init?(_ path: Path) {
+    /// Makes the track `path`'s, in the storage it has; false (with a warning) when the path
+    /// has no segment.
+    mutating func rebuild(from path: Path) -> Bool {
+        segments.removeAll(keepingCapacity: true)
+        lengths.removeAll(keepingCapacity: true)
         var current = Point.zero, start = Point.zero
-        func add(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) {
-            var s = Segment(p0: p0, p1: p1, p2: p2, p3: p3, lengths: [0])
-            var previous = p0
-            for k in 1...PathTrack.samples {
-                let q = s.point(at: Double(k) / Double(PathTrack.samples))
-                s.lengths.append(s.lengths[k - 1] + previous.distance(to: q))
-                previous = q
-            }
-            segments.append(s)
-        }
-        func line(_ a: Point, _ b: Point) { add(a, a.interpolated(to: b, at: 1.0 / 3), a.interpolated(to: b, at: 2.0 / 3), b) }
         for element in path.elements {
             switch element {
             case let .move(p):
                 current = p; start = p
             case let .line(p):
-                line(current, p); current = p
+                addLine(current, p); current = p
             case let .quadCurve(p, c):
                 add(current, current + (c - current) * (2.0 / 3), p + (c - p) * (2.0 / 3), p); current = p
             case let .curve(p, c1, c2):
                 add(current, c1, c2, p); current = p
             case .closeSubpath:
-                if current != start { line(current, start) }
+                if current != start { addLine(current, start) }
                 current = start
             }
         }
         guard !segments.isEmpty else {
             Diagnostics.warn("a keyframe path has no segment after its move; the animation is ignored")
-            return nil
+            return false
         }
+        return true
+    }
+
+    private mutating func add(_ p0: Point, _ p1: Point, _ p2: Point, _ p3: Point) {
+        let s = Segment(p0: p0, p1: p1, p2: p2, p3: p3)
+        var length = 0.0
+        lengths.append(length)
+        var previous = p0
+        for k in 1...PathTrack.samples {
+            let q = s.point(at: Double(k) / Double(PathTrack.samples))
+            length += previous.distance(to: q)
+            lengths.append(length)
+            previous = q
+        }
+        segments.append(s)
+    }
+
+    private mutating func addLine(_ a: Point, _ b: Point) {
+        add(a, a.interpolated(to: b, at: 1.0 / 3), a.interpolated(to: b, at: 2.0 / 3), b)
     }
 
     var segmentCount: Int { segments.count }
-    var segmentLengths: [Double] { segments.map(\.length) }
+
+    /// The arc length of segment `i`.
+    func length(of i: Int) -> Double { lengths[i * (Self.samples + 1) + Self.samples] }
+
+    /// The parameter at which segment `i`'s arc length is `fraction` of its whole.
+    func parameter(ofSegment i: Int, atLengthFraction fraction: Double) -> Double {
+        let base = i * (Self.samples + 1)
+        let total = lengths[base + Self.samples]
+        guard total > 0 else { return fraction }
+        let target = fraction * total
+        let n = Self.samples
+        var k = 0
+        while k < n - 1 && lengths[base + k + 1] < target { k += 1 }
+        let l0 = lengths[base + k], l1 = lengths[base + k + 1]
+        let local = l1 > l0 ? (target - l0) / (l1 - l0) : 0
+        return (Double(k) + local) / Double(n)
+    }
 }
 
 @MainActor
 final class PathKeyframeEffect: AnimationEffect {
-    let accessor: PropertyAccessor<Point>
-    let timing: TimingModel
-    let timingFunction: TimingFunction?
-    let track: PathTrack
-    let schedule: KeyframeSchedule
-    let isPaced: Bool
-    let rotationMode: RotationMode?
+    // Variables only for `rebuild` and `refill`, which a retired record's evaluator gets when
+    // its layer adds another path animation; unchecked, since no access to them overlaps another.
+    @exclusivity(unchecked) private(set) var accessor: PropertyAccessor<Point>
+    @exclusivity(unchecked) private(set) var timing: TimingModel
+    @exclusivity(unchecked) private(set) var timingFunction: TimingFunction?
+    @exclusivity(unchecked) private(set) var track: PathTrack
+    @exclusivity(unchecked) private(set) var schedule: KeyframeSchedule
+    @exclusivity(unchecked) private(set) var isPaced: Bool
+    @exclusivity(unchecked) private(set) var rotationMode: RotationMode?
 
     init(accessor: PropertyAccessor<Point>, timing: TimingModel, timingFunction: TimingFunction?, track: PathTrack,
          schedule: KeyframeSchedule, isPaced: Bool, rotationMode: RotationMode?) {
@@ -104,6 +122,22 @@ final class PathKeyframeEffect: AnimationEffect {
         self.timingFunction = timingFunction
         self.track = track
         self.schedule = schedule
+        self.isPaced = isPaced
+        self.rotationMode = rotationMode
+    }
+
+    /// Lets `body` rebuild the track and schedule in place, for another animation: this
+    /// evaluator is no longer used by its old one.
+    func rebuild(_ body: (inout PathTrack, inout KeyframeSchedule) -> Bool) -> Bool {
+        body(&track, &schedule)
+    }
+
+    /// Sets the rest of what a new evaluator made with these arguments would have.
+    func refill(accessor: PropertyAccessor<Point>, timing: TimingModel, timingFunction: TimingFunction?, isPaced: Bool,
+                rotationMode: RotationMode?) {
+        self.accessor = accessor
+        self.timing = timing
+        self.timingFunction = timingFunction
         self.isPaced = isPaced
         self.rotationMode = rotationMode
     }
@@ -140,8 +174,9 @@ final class PathKeyframeEffect: AnimationEffect {
             return (point, atan2(d.y, d.x))
         }
         let (i, u) = schedule.locate(p)
-        let segment = segments[min(i, segments.count - 1)]
-        let parameter = isPaced ? segment.parameter(atLengthFraction: u) : u
+        let index = min(i, segments.count - 1)
+        let segment = segments[index]
+        let parameter = isPaced ? track.parameter(ofSegment: index, atLengthFraction: u) : u
         let d = segment.tangent(at: parameter)
         return (segment.point(at: parameter), atan2(d.y, d.x))
     }

@@ -25,27 +25,32 @@ public class PropertyAnimation: Animation {
     }
 
     required init(copying other: Animation) {
+        super.init(copying: other)
+    }
+
+    override func takeSettings(of other: Animation) {
+        super.takeSettings(of: other)
         if let other = other as? PropertyAnimation {
             keyPath = other.keyPath
             isAdditive = other.isAdditive
             isCumulative = other.isCumulative
         }
-        super.init(copying: other)
     }
 
     @MainActor
-    override func makeEffect(for layer: Layer) -> AnimationEffect? {
+    override func makeEffect(for layer: Layer, reusing spare: AnimationEffect?) -> AnimationEffect? {
         guard let keyPath else { return nil }
         guard let accessor = layer.accessor(forKeyPath: keyPath) else {
             Diagnostics.warn("no animatable property '\(keyPath)' on \(type(of: layer)); the animation is ignored")
             return nil
         }
-        return accessor.makeEffect(for: self, on: layer)
+        return accessor.makeEffect(for: self, on: layer, reusing: spare)
     }
 
-    /// Builds the typed evaluator once the property's value type is known.
+    /// Builds the typed evaluator once the property's value type is known (refilling `spare`
+    /// when it is of the right kind).
     @MainActor
-    func makeEffect<Value: Interpolatable>(accessor: PropertyAccessor<Value>, layer: Layer) -> AnimationEffect? { nil }
+    func makeEffect<Value: Interpolatable>(accessor: PropertyAccessor<Value>, layer: Layer, reusing spare: AnimationEffect?) -> AnimationEffect? { nil }
 
     /// Casts an animation value to the property's type, with a clear diagnostic when it is not.
     func typed<Value: Interpolatable>(_ value: (any Interpolatable)?, _ role: String, as _: Value.Type) -> Value?? {

@@ -28,13 +28,17 @@ public class SpringAnimation: BasicAnimation {
     }
 
     required init(copying other: Animation) {
+        super.init(copying: other)
+    }
+
+    override func takeSettings(of other: Animation) {
+        super.takeSettings(of: other)
         if let other = other as? SpringAnimation {
             mass = other.mass
             stiffness = other.stiffness
             damping = other.damping
             initialVelocity = other.initialVelocity
         }
-        super.init(copying: other)
     }
 
     /// The estimated time for the spring to come to rest: when it stays within 0.1 % of the

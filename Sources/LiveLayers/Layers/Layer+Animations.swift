@@ -1,6 +1,11 @@
 // Layer+Animations: attaching, committing, evaluating and retiring animations.
 
 /// An animation attached to a layer: the added copy, its evaluator and its lifecycle.
+///
+/// Taken off its layer, a record is retired to the runtime (``LayerRuntime/retire(_:)``),
+/// which gives it, copy and evaluator included, to a later ``Layer/add(_:forKey:)`` once
+/// nothing else holds it: an autoplaying scene adds the same kinds of animation again and
+/// again, and would otherwise allocate all three each time.
 @MainActor
 final class AttachedAnimation {
     // What each frame reads first, on the object's first cache line.
@@ -11,18 +16,66 @@ final class AttachedAnimation {
     var redrawsLayer = false
     var effect: AnimationEffect?
     var timing: TimingModel
-    let key: String?
-    let animation: Animation
+    private(set) var key: String?
+    /// The copy that was added. Only the record holds it, unless its layer handed it out
+    /// (``Layer/animation(forKey:)``, a delegate's or callback's argument): a retired record
+    /// is reused only while it is still the only holder (``LayerRuntime/retire(_:)``).
+    private(set) var animation: Animation
     /// The phase and active time the renderer last drew this animation at.
     var lastDrawnPhase: TimingModel.Phase?
     var lastDrawnActiveTime = Double.nan
-    var completionGroups: [CompletionGroup]
+    var completionGroups: [CompletionGroup] = []
+    /// Whether the stop event was delivered (after it, no event holds the record).
+    var hasDeliveredStop = false
+    /// Whether the record was taken off its layer and given to the runtime for reuse.
+    var isRetired = false
+    /// The evaluator of the animation this record held before, for the commit to refill.
+    var spareEffect: AnimationEffect?
 
-    init(key: String?, animation: Animation, completionGroups: [CompletionGroup]) {
+    init(key: String?, animation: Animation) {
         self.key = key
         self.animation = animation
         self.timing = animation.timingModel
-        self.completionGroups = completionGroups
+    }
+
+    /// Whether the record can hold a copy of `source` instead of a new record: its stop was
+    /// delivered, its copy is of `source`'s class and no one but the record holds it.
+    func canBeRefilled(with source: Animation) -> Bool {
+        hasDeliveredStop && type(of: animation) == type(of: source) && animation is PropertyAnimation && ownsAnimationAlone
+    }
+
+    /// Makes the copy take `source`'s settings.
+    func refill(copying source: Animation) {
+        animation.takeSettings(of: source)
+    }
+
+    /// Starts the record's life again under `key`, as a new record's: its evaluator waits for
+    /// the commit to refill it.
+    func reset(key: String?) {
+        self.key = key
+        isCommitted = false
+        hasStarted = false
+        hasStopped = false
+        redrawsLayer = false
+        if let effect { spareEffect = effect }
+        effect = nil
+        lastDrawnPhase = nil
+        lastDrawnActiveTime = .nan
+        hasDeliveredStop = false
+        isRetired = false
+    }
+
+    /// Whether the copy is held by nothing but this record (so it can be refilled, or its
+    /// callbacks dropped, without anyone seeing it).
+    var ownsAnimationAlone: Bool { isKnownUniquelyReferenced(&animation) }
+
+    /// Drops the copy's delegate and callbacks once no one can see the copy any more, so that
+    /// a retired record keeps none of them alive, as a removed animation in Core Animation.
+    func releaseCallbacksIfUnseen() {
+        guard isRetired, hasDeliveredStop, ownsAnimationAlone else { return }
+        animation.delegate = nil
+        animation.didStart = nil
+        animation.didStop = nil
     }
 }
 
@@ -39,13 +92,31 @@ extension Layer {
             Diagnostics.warn("animations cannot be added to a presentation copy; ignored")
             return
         }
-        let copy = animation.copy()
+        // The copy goes into a record that nothing else holds, when there is one: the one
+        // replaced under `key`, once its stop was delivered, or one the runtime keeps. The
+        // replaced one is still attached until it is taken off below, but nothing reads its
+        // copy until then: what the layer shows comes from its evaluator, which is kept.
+        let replaced = key.flatMap { key in attachedAnimations.first { $0.key == key } }
+        let record: AttachedAnimation
+        if let replaced, replaced.canBeRefilled(with: animation) {
+            replaced.refill(copying: animation)
+            record = replaced
+        } else if let retired = LayerRuntime.shared.takeRetired(like: animation) {
+            retired.refill(copying: animation)
+            record = retired
+        } else {
+            record = AttachedAnimation(key: key, animation: animation.copy())
+        }
+        let copy = record.animation
         if copy.duration <= 0 { copy.duration = Transaction.animationDuration }
         let keyPath = (copy as? PropertyAnimation)?.keyPath
         copy.prepareForAdding(to: self, previousValue: keyPath.flatMap { previousValue(forChangeOf: $0) })
-        if let key { removeAnimation(forKey: key) }
-        let record = AttachedAnimation(key: key, animation: copy,
-                                       completionGroups: LayerRuntime.shared.groupsForNewAnimation())
+        if let replaced, let index = attachedAnimations.firstIndex(where: { $0 === replaced }) {
+            detach(at: index, retiring: replaced !== record)
+        }
+        record.reset(key: key)
+        record.timing = copy.timingModel
+        LayerRuntime.shared.joinOpenCompletionGroups(&record.completionGroups)
         // Changed through a local copy (here and below): a change made in place calls into
         // the standard library during the access, which would cost every read of the list,
         // each frame for each layer, a dynamic exclusivity check (see LayerTiming).
@@ -85,7 +156,9 @@ extension Layer {
         while !attachedAnimations.isEmpty { detach(at: attachedAnimations.count - 1) }
     }
 
-    private func detach(at index: Int) {
+    /// Takes the animation at `index` off the layer; unless `retiring` is false (its record
+    /// is being reused at once), the runtime keeps its record for a later `add`.
+    private func detach(at index: Int, retiring: Bool = true) {
         var list = attachedAnimations
         attachedAnimations = []
         let record = list.remove(at: index)
@@ -98,6 +171,7 @@ extension Layer {
             record.hasStopped = true
             LayerRuntime.shared.events.append(.stop(record, finished: false))
         }
+        if retiring { LayerRuntime.shared.retire(record) }
         modelVersion &+= 1
         renderVersion &+= 1
         LayerRuntime.shared.touch(self)
@@ -114,10 +188,10 @@ extension Layer {
                 record.animation.beginTime = localTime(fromMediaTime: now)
             }
             record.timing = record.animation.timingModel
-            record.effect = record.animation.makeEffect(for: self)
-            var keys: [String] = []
-            record.effect?.collectKeyPaths(into: &keys)
-            record.redrawsLayer = keys.contains { type(of: self).needsDisplay(forKey: $0) }
+            let spare = record.spareEffect
+            record.spareEffect = nil
+            record.effect = record.animation.makeEffect(for: self, reusing: spare)
+            record.redrawsLayer = redraws(for: record.effect)
             record.isCommitted = true
             changed = true
         }
@@ -126,6 +200,18 @@ extension Layer {
             modelVersion &+= 1
             renderVersion &+= 1
         }
+    }
+
+    /// Whether one of the keys `effect` animates redraws the layer (`needsDisplay(forKey:)`).
+    private func redraws(for effect: AnimationEffect?) -> Bool {
+        guard let effect else { return false }
+        var keys = Layer.keyScratch
+        Layer.keyScratch = []
+        keys.removeAll(keepingCapacity: true)
+        effect.collectKeyPaths(into: &keys)
+        let redraws = keys.contains { type(of: self).needsDisplay(forKey: $0) }
+        Layer.keyScratch = keys
+        return redraws
     }
 
     /// Sets what a frame reads instead of the list of animations: the flags and the committed
@@ -200,6 +286,7 @@ extension Layer {
             list.removeAll { record in
                 guard record.hasStopped && record.animation.isRemovedOnCompletion else { return false }
                 if record.redrawsLayer { redrawn = true }
+                LayerRuntime.shared.retire(record)
                 return true
             }
             attachedAnimations = list

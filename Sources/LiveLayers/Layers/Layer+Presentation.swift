@@ -117,8 +117,9 @@ extension Layer {
         return fields
     }
 
-    /// Reused by `fieldsWrittenByAnimations`, so that a model change allocates nothing.
-    private static var keyScratch: [String] = []
+    /// Reused by `fieldsWrittenByAnimations` and the commit, so that a model change or an
+    /// added animation allocates nothing.
+    static var keyScratch: [String] = []
 
     /// The presentation value of `keyPath` at the current media time.
     public func presentationValue(forKeyPath keyPath: String) -> (any Interpolatable)? {

@@ -17,12 +17,23 @@ final class CompletionGroup {
         self.block = block
     }
 
-    /// Fires once sealed and nothing is pending.
+    /// Makes a group that fired new again, for `block`.
+    func reset(block: @escaping @MainActor () -> Void) {
+        self.block = block
+        pending = 0
+        isSealed = false
+        hasFired = false
+    }
+
+    /// Fires once sealed and nothing is pending. A group that fired is never read again (its
+    /// transaction is closed and every animation in it has stopped), so it goes back to the
+    /// runtime before its block runs: a block that opens the next transaction gets it again.
     func fireIfDone() {
         guard isSealed, pending == 0, !hasFired else { return }
         hasFired = true
         let b = block
         block = nil
+        LayerRuntime.shared.recycle(self)
         b?()
     }
 }
@@ -86,6 +97,27 @@ final class LayerRuntime {
     private var isDelivering = false
     /// Closed transaction frames, cleared, for the next begin.
     private var framePool: [TransactionFrame] = []
+    /// The groups of the record whose stop is being delivered.
+    private var groupScratch: [CompletionGroup] = []
+    /// Completion groups that fired, for the next completion block.
+    private var groupPool: [CompletionGroup] = []
+    /// Records taken off their layers, newest last, for the next `add` (see `retire`).
+    private var retired: [AttachedAnimation] = []
+    /// How many of each pool are kept: a scene adds a few animations per go, each pool keeps
+    /// a go's worth and one more (the one just retired is often still being delivered).
+    private static let poolLimit = 32
+
+    init() {
+        // Room reserved up front for what the first animations and their events need, so that
+        // the pools and the event lists do not grow (allocate) during the first go cycles.
+        retired.reserveCapacity(Self.poolLimit)
+        groupPool.reserveCapacity(Self.poolLimit)
+        events.reserveCapacity(Self.poolLimit)
+        eventScratch.reserveCapacity(Self.poolLimit)
+        groupScratch.reserveCapacity(4)
+        touched.reserveCapacity(Self.poolLimit)
+        layerScratch.reserveCapacity(Self.poolLimit)
+    }
 
     // MARK: Transactions
 
@@ -161,16 +193,59 @@ final class LayerRuntime {
         touched.append(layer)
     }
 
-    /// The completion groups an animation added now belongs to.
-    func groupsForNewAnimation() -> [CompletionGroup] {
-        var groups: [CompletionGroup] = []
+    /// Adds the completion groups an animation added now belongs to (the open transactions'
+    /// unsealed ones) to `groups`.
+    func joinOpenCompletionGroups(_ groups: inout [CompletionGroup]) {
         for frame in stack {
             if let g = frame.completion, !g.isSealed {
                 g.pending += 1
                 groups.append(g)
             }
         }
-        return groups
+    }
+
+    /// A completion group for `block`: one that fired, or a new one.
+    func makeCompletionGroup(block: @escaping @MainActor () -> Void) -> CompletionGroup {
+        guard let group = groupPool.popLast() else { return CompletionGroup(block: block) }
+        group.reset(block: block)
+        return group
+    }
+
+    /// Keeps `group`, which just fired, for a later completion block.
+    fileprivate func recycle(_ group: CompletionGroup) {
+        if groupPool.count < Self.poolLimit { groupPool.append(group) }
+    }
+
+    // MARK: Retired animations
+
+    /// Keeps `record`, just taken off its layer, for a later `add` of the same kind of
+    /// animation. It is reused only once nothing else holds it or its copy (`takeRetired`):
+    /// an event still to be delivered, or whoever the copy was handed to, keeps it out.
+    /// Groups are not kept: their copy copies every child anyway.
+    func retire(_ record: AttachedAnimation) {
+        guard record.animation is PropertyAnimation else { return }
+        record.isRetired = true
+        record.releaseCallbacksIfUnseen()
+        if retired.count == Self.poolLimit { retired.removeFirst() }
+        retired.append(record)
+    }
+
+    /// A retired record whose copy has the class of `animation`, held by nothing but this
+    /// runtime, or nil. One that animated the same key path is preferred: its evaluator is of
+    /// the value type the new animation needs.
+    func takeRetired(like animation: Animation) -> AttachedAnimation? {
+        let kind = type(of: animation)
+        let keyPath = (animation as? PropertyAnimation)?.keyPath
+        var found: Int?
+        for i in retired.indices.reversed() where type(of: retired[i].animation) == kind {
+            guard isKnownUniquelyReferenced(&retired[i]), retired[i].ownsAnimationAlone else { continue }
+            if found == nil { found = i }
+            if (retired[i].animation as? PropertyAnimation)?.keyPath == keyPath {
+                found = i
+                break
+            }
+        }
+        return found.map { retired.remove(at: $0) }
     }
 
     // MARK: Frames
@@ -279,17 +354,36 @@ final class LayerRuntime {
                 animation.delegate?.animationDidStart(animation)
                 animation.didStart?(animation)
             case let .stop(record, finished):
-                let animation = record.animation
-                animation.delegate?.animationDidStop(animation, finished: finished)
-                animation.didStop?(animation, finished)
-                for group in record.completionGroups {
-                    group.pending -= 1
-                    group.fireIfDone()
-                }
-                record.completionGroups = []
+                stop(record, finished: finished)
             }
         }
         eventScratch.removeAll(keepingCapacity: true)
+        // Only now is a stopped record held by no event: a retired one can let go of its
+        // copy's callbacks.
+        for record in retired { record.releaseCallbacksIfUnseen() }
+    }
+
+    /// Delivers `record`'s stop: its callbacks, then its completion groups.
+    private func stop(_ record: AttachedAnimation, finished: Bool) {
+        callDidStop(record.animation, finished: finished)
+        // Delivered once the animation's own callbacks ran: a completion block that adds the
+        // next animation under the same key may then reuse the record (`Layer.add`).
+        record.hasDeliveredStop = true
+        // Taken out first: a completion block may add an animation into this very record,
+        // which then joins the block's new transaction.
+        swap(&groupScratch, &record.completionGroups)
+        for group in groupScratch {
+            group.pending -= 1
+            group.fireIfDone()
+        }
+        groupScratch.removeAll(keepingCapacity: true)
+    }
+
+    /// The delegate's and the callback's did-stop, in a function of their own so that the
+    /// copy is no longer held here once they return.
+    private func callDidStop(_ animation: Animation, finished: Bool) {
+        animation.delegate?.animationDidStop(animation, finished: finished)
+        animation.didStop?(animation, finished)
     }
 
     /// The next media time at which something will change, or `.infinity` when idle.
@@ -314,6 +408,8 @@ extension LayerRuntime {
         for watched in animating { watched.layer.watchIndex = -1 }
         animating = []
         events.removeAll()
+        retired.removeAll(keepingCapacity: true)
+        groupPool.removeAll(keepingCapacity: true)
         displayRequested = false
         currentTime = time
     }

@@ -79,7 +79,7 @@ public enum Transaction {
                 if let group = frame.completion, !group.isSealed {
                     group.block = newValue
                 } else {
-                    frame.completion = CompletionGroup(block: newValue)
+                    frame.completion = LayerRuntime.shared.makeCompletionGroup(block: newValue)
                 }
             } else {
                 frame.completion?.block = nil
