@@ -87,6 +87,9 @@ struct StateFields: OptionSet {
     static let sublayerTransform = StateFields(rawValue: 1 << 15)
     static let contentsRect = StateFields(rawValue: 1 << 16)
     static let contentsCenter = StateFields(rawValue: 1 << 17)
+    /// The fields kept in the state's effects box.
+    static let effects: StateFields = [.shadowColor, .shadowOpacity, .shadowOffset, .shadowRadius, .shadowPath, .zPosition,
+                                       .sublayerTransform, .contentsRect, .contentsCenter]
 
     /// The field a built-in key path writes (its first component names it), or nil for a
     /// key that is not built in.

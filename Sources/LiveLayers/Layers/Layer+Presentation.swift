@@ -85,6 +85,7 @@ extension Layer {
             // differs from the model's only in what the animations wrote, so only those fields
             // are set back. Copying all of it (about 500 bytes, read and written) was most of a
             // frame's memory traffic for a layer: with 10,000 layers, cache misses.
+            if !fields.isDisjoint(with: .effects) { copy.state.ownEffects(spare: &copy.spareEffectsBox) }
             StateFields.restore(fields, of: copy, from: self)
         } else {
             copy.state.assign(from: state)

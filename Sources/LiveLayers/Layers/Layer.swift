@@ -62,6 +62,10 @@ open class Layer {
     /// (nil: some animation writes something else).
     var copyVersionAtRefresh = -1
     var animatedFields: StateFields?
+    /// A presentation copy's other effects box, for animations that write effects: while
+    /// the renderer keeps the box of the last frame, the next frame's values go into this one
+    /// (see `LayerState.ownEffects`).
+    var spareEffectsBox: LayerEffectsBox?
     /// The storage of ``contents``, internal so that the renderer's reads need no dynamic
     /// exclusivity check (see LayerTiming).
     var contentsStorage: Bitmap?

@@ -103,6 +103,22 @@ struct LayerState: Equatable {
         }
     }
 
+    /// Makes the effects box this state's alone before its fields are written in place. The
+    /// renderer's signature of the last frame holds the box it had, so the values go into
+    /// `spare`, the box before that, once nothing else holds it (else into a new box), and the
+    /// one given up becomes the spare: two boxes take turns instead of a new one every frame.
+    mutating func ownEffects(spare: inout LayerEffectsBox?) {
+        guard !isKnownUniquelyReferenced(&effectsBox) else { return }
+        let shared = effectsBox
+        if spare != nil, isKnownUniquelyReferenced(&spare!) {
+            spare!.value = shared.value
+            effectsBox = spare!
+        } else {
+            effectsBox = LayerEffectsBox(shared.value)
+        }
+        spare = shared === LayerEffectsBox.defaults ? nil : shared
+    }
+
     static func == (a: LayerState, b: LayerState) -> Bool {
         a.bounds == b.bounds && a.position == b.position && a.anchorPoint == b.anchorPoint
             && a.transform == b.transform && a.opacity == b.opacity && a.isHidden == b.isHidden
