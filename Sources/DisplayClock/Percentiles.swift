@@ -51,7 +51,7 @@ public struct Percentiles: Sendable, Hashable {
 
     /// Quickselect: rearranges `values[lower...]` so that `values[k]` holds the value of rank k,
     /// smaller or equal ones before it and larger or equal ones after.
-    static func select(_ k: Int, in values: UnsafeMutableBufferPointer<Double>, from lower: Int) {
+    package static func select(_ k: Int, in values: UnsafeMutableBufferPointer<Double>, from lower: Int) {
         var low = lower, high = values.count - 1
         while low < high {
             // Median of three as pivot keeps sorted and constant inputs linear.

@@ -1,5 +1,7 @@
 // FrameLog: every frame's stage timings, for the summary line and --stats.
 
+import DisplayClock
+
 /// The stage timings of one frame, in seconds.
 struct FrameRecord {
     var mediaTime: Double
@@ -54,8 +56,14 @@ struct FrameLog {
     /// The `p`-th percentile (0...1, nearest rank) of the kept frames' total time.
     func totalPercentile(_ p: Double) -> Double {
         guard !records.isEmpty else { return 0 }
-        let sorted = records.map(\.total).sorted()
-        let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
-        return sorted[min(max(rank, 0), sorted.count - 1)]
+        // Selected, not sorted: a sort takes scratch memory on the heap only past a size, so
+        // a run's allocations grew with its frame count (malloc-count.sh read that as frames
+        // allocating).
+        var totals = records.map(\.total)
+        let rank = min(max(Int((p * Double(totals.count)).rounded(.up)) - 1, 0), totals.count - 1)
+        return totals.withUnsafeMutableBufferPointer { values in
+            Percentiles.select(rank, in: values, from: 0)
+            return values[rank]
+        }
     }
 }

@@ -16,7 +16,13 @@ final class ArrowScene: Scene {
     private let arrow = ArrowLayer()
     private let hint: Hint
     private let picture: Bitmap
-    private var generation = TransactionGeneration()
+    private lazy var generation = TransactionGeneration { [weak self] completesCycle in
+        guard let self else { return }
+        self.hint.isVisible = true
+        if completesCycle { self.onCycleComplete?() }
+    }
+    /// The sweep, set up again for each go or reverse: adding copies it, so one object serves.
+    private let sweepAnimation = BasicAnimation(keyPath: "lengthRadians")
     private static let key = "sweep"
 
     init(setup: SceneSetup) {
@@ -74,14 +80,9 @@ final class ArrowScene: Scene {
 
     private func sweep(from: Double, to: Double, duration: Double, autoreverses: Bool, completesCycle: Bool) {
         hint.isVisible = false
-        let number = generation.next()
         Transaction.begin()
-        Transaction.completionBlock = { [weak self] in
-            guard let self, self.generation.isLatest(number) else { return }
-            self.hint.isVisible = true
-            if completesCycle { self.onCycleComplete?() }
-        }
-        let animation = BasicAnimation(keyPath: "lengthRadians")
+        generation.setCompletion(flag: completesCycle)
+        let animation = sweepAnimation
         animation.fromValue = from
         animation.toValue = to
         animation.duration = max(duration, 1.0 / 60)

@@ -12,7 +12,14 @@ import Raster
 final class FillModesScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
-    private var generation = TransactionGeneration()
+    private lazy var generation = TransactionGeneration { [weak self] completesCycle in
+        guard let self else { return }
+        self.hint.isVisible = true
+        if completesCycle { self.onCycleComplete?() }
+    }
+    /// Each square's slide, set up again for each go or reverse: adding copies it, so one
+    /// object per square serves.
+    private var slides: [BasicAnimation] = []
     private let modes: [(FillMode, String)] = [(.removed, "removed"), (.forwards, "forwards"), (.backwards, "backwards"), (.both, "both")]
     private var squares: [Layer] = []
     private var outlines: [Layer] = []
@@ -39,6 +46,11 @@ final class FillModesScene: Scene {
             labels.append(label)
             outlines.append(outline)
             squares.append(square)
+            let slide = BasicAnimation(keyPath: "position.x")
+            slide.timingFunction = .easeInEaseOut
+            slide.fillMode = modes[i].0
+            slide.isRemovedOnCompletion = false
+            slides.append(slide)
         }
         root.addSublayer(hint.layer)
         layout()
@@ -74,22 +86,14 @@ final class FillModesScene: Scene {
 
     func go() {
         hint.isVisible = false
-        let number = generation.next()
         Transaction.begin()
-        Transaction.completionBlock = { [weak self] in
-            guard let self, self.generation.isLatest(number) else { return }
-            self.hint.isVisible = true
-            self.onCycleComplete?()
-        }
+        generation.setCompletion(flag: true)
         for (i, square) in squares.enumerated() {
-            let slide = BasicAnimation(keyPath: "position.x")
+            let slide = slides[i]
             slide.fromValue = startX()
             slide.toValue = endX()
             slide.duration = 5
             slide.beginTime = square.convertTime(LayerClock.currentTime, from: nil) + 3
-            slide.timingFunction = .easeInEaseOut
-            slide.fillMode = modes[i].0
-            slide.isRemovedOnCompletion = false
             square.add(slide, forKey: Self.key)
         }
         Transaction.commit()
@@ -100,24 +104,18 @@ final class FillModesScene: Scene {
     /// presentation value, as long as the way back.
     func reverse() {
         hint.isVisible = false
-        let number = generation.next()
         Transaction.begin()
-        Transaction.completionBlock = { [weak self] in
-            guard let self, self.generation.isLatest(number) else { return }
-            self.hint.isVisible = true
-        }
+        generation.setCompletion(flag: false)
         for (i, square) in squares.enumerated() {
             if square.reverseAnimation(forKey: Self.key) != nil { continue }
             let x = (square.presentation()?.position.x ?? square.position.x)
             guard abs(x - startX()) > 0.01 else { continue }
             // Removed and backwards squares show the model once done; they slide back from there.
-            let back = BasicAnimation(keyPath: "position.x")
+            let back = slides[i]
             back.fromValue = x
             back.toValue = startX()
             back.duration = 5 * abs(x - startX()) / (endX() - startX())
-            back.timingFunction = .easeInEaseOut
-            back.fillMode = modes[i].0
-            back.isRemovedOnCompletion = false
+            back.beginTime = 0
             square.add(back, forKey: Self.key)
         }
         Transaction.commit()

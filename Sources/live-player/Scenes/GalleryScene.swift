@@ -15,7 +15,7 @@ final class GalleryScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
     var animatesForever: Bool { true }
-    private var generation = TransactionGeneration()
+    private lazy var generation = TransactionGeneration { [weak self] _ in self?.onCycleComplete?() }
     private var size: Size
     private var tiles: [Layer] = []
     private var titles: [TextLayer] = []
@@ -153,26 +153,49 @@ final class GalleryScene: Scene {
         }
     }
 
+    /// An animation that loops forever.
+    private static func forever(_ keyPath: String, from: any Interpolatable, to: any Interpolatable, duration: Double,
+                                autoreverses: Bool = false) -> BasicAnimation {
+        let a = BasicAnimation(keyPath: keyPath)
+        a.fromValue = from
+        a.toValue = to
+        a.duration = duration
+        a.repeatCount = .infinity
+        a.autoreverses = autoreverses
+        a.timingFunction = autoreverses ? .easeInEaseOut : .linear
+        return a
+    }
+
+    /// The looping animations and the layers they run on, made once: adding copies them, so
+    /// each go adds the same objects again. The strip's end points follow the layout.
+    private lazy var loops: [(BasicAnimation, Layer)] = [
+        (Self.forever("locations", from: [-0.2, -0.1, 0.0], to: [1.0, 1.1, 1.2], duration: 1.6), sweep),
+        (Self.forever("transform.rotation.z", from: 0.0, to: 2 * Double.pi, duration: 4), conic),
+        (Self.forever("opacity", from: 1.0, to: 0.15, duration: 1), dot),
+        (Self.forever("shadowOffset", from: Size(width: -14, height: 4), to: Size(width: 14, height: 14), duration: 2,
+                      autoreverses: true), card),
+        (Self.forever("shadowRadius", from: 4.0, to: 14.0, duration: 2, autoreverses: true), card),
+        (Self.forever("position.x", from: 0.0, to: 0.0, duration: 6, autoreverses: true), strip),
+    ]
+
+    /// A four-second pulse of the clock's colour, which marks a go cycle.
+    private let pulse: BasicAnimation = {
+        let pulse = BasicAnimation(keyPath: "foregroundColor")
+        pulse.fromValue = Color(rgb: 0x3C7BE8)
+        pulse.toValue = Color(rgb: 0x1D2B3A)
+        pulse.duration = 4
+        return pulse
+    }()
+
     private func startAnimations() {
-        func forever(_ keyPath: String, from: any Interpolatable, to: any Interpolatable, duration: Double,
-                     autoreverses: Bool = false, on layer: Layer) {
-            let a = BasicAnimation(keyPath: keyPath)
-            a.fromValue = from
-            a.toValue = to
-            a.duration = duration
-            a.repeatCount = .infinity
-            a.autoreverses = autoreverses
-            a.timingFunction = autoreverses ? .easeInEaseOut : .linear
-            layer.add(a, forKey: keyPath)
-        }
-        forever("locations", from: [-0.2, -0.1, 0.0], to: [1.0, 1.1, 1.2], duration: 1.6, on: sweep)
-        forever("transform.rotation.z", from: 0.0, to: 2 * Double.pi, duration: 4, on: conic)
-        forever("opacity", from: 1.0, to: 0.15, duration: 1, on: dot)
-        forever("shadowOffset", from: Size(width: -14, height: 4), to: Size(width: 14, height: 14), duration: 2,
-                autoreverses: true, on: card)
-        forever("shadowRadius", from: 4.0, to: 14.0, duration: 2, autoreverses: true, on: card)
         let travel = max(0, strip.bounds.width - tiles[5].bounds.width)
-        forever("position.x", from: strip.position.x, to: strip.position.x - travel, duration: 6, autoreverses: true, on: strip)
+        for (animation, layer) in loops {
+            if layer === strip {
+                animation.fromValue = strip.position.x
+                animation.toValue = strip.position.x - travel
+            }
+            layer.add(animation, forKey: animation.keyPath)
+        }
     }
 
     func resize(to size: Size) {
@@ -195,20 +218,12 @@ final class GalleryScene: Scene {
     }
 
     func go() {
-        let number = generation.next()
         Transaction.begin()
         // The tiles repeat forever, so they are added before the completion block is set: as in
         // Core Animation, the block waits only for animations added after it, here the pulse.
         startAnimations()
-        Transaction.completionBlock = { [weak self] in
-            guard let self, self.generation.isLatest(number) else { return }
-            self.onCycleComplete?()
-        }
-        // A four-second pulse of the clock's colour marks the cycle, for --autoplay.
-        let pulse = BasicAnimation(keyPath: "foregroundColor")
-        pulse.fromValue = Color(rgb: 0x3C7BE8)
-        pulse.toValue = Color(rgb: 0x1D2B3A)
-        pulse.duration = 4
+        generation.setCompletion()
+        // The pulse marks the cycle, for --autoplay.
         clock.add(pulse, forKey: "pulse")
         Transaction.commit()
     }

@@ -15,7 +15,20 @@ import Glibc
 final class OrbitScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
-    private var generation = TransactionGeneration()
+    private lazy var generation = TransactionGeneration { [weak self] _ in
+        guard let self else { return }
+        self.hint.isVisible = true
+        self.onCycleComplete?()
+    }
+    /// The flight, set up again for each go: adding copies it, so one object serves.
+    private let flight: KeyframeAnimation = {
+        let flight = KeyframeAnimation(keyPath: "position")
+        flight.duration = 1
+        flight.timingFunction = .easeInEaseOut
+        flight.fillMode = .forwards
+        flight.isRemovedOnCompletion = false
+        return flight
+    }()
     private var buttons: [Layer] = []
     private let sprite: Layer
     private let hint: Hint
@@ -82,7 +95,10 @@ final class OrbitScene: Scene {
         var end = angle(ofButton: target)
         if clockwise { while end <= start + 1e-9 { end += 2 * .pi } } else { while end >= start - 1e-9 { end -= 2 * .pi } }
         if clockwise, end - start > 2 * .pi { start += 2 * .pi }
-        var path = Path()
+        // Built in the storage of the last flight's path (the added copy keeps its own).
+        var path = flight.path ?? Path()
+        flight.path = nil
+        path.removeAll()
         path.addArc(center: center, radius: radius, startAngle: start, endAngle: end, clockwise: !clockwise)
 
         // Rotation mode turns the sprite on top of its model transform, so that one is plain.
@@ -91,20 +107,10 @@ final class OrbitScene: Scene {
             sprite.position = point(at: end)
         }
         hint.isVisible = false
-        let number = generation.next()
         Transaction.begin()
-        Transaction.completionBlock = { [weak self] in
-            guard let self, self.generation.isLatest(number) else { return }
-            self.hint.isVisible = true
-            self.onCycleComplete?()
-        }
-        let flight = KeyframeAnimation(keyPath: "position")
+        generation.setCompletion()
         flight.path = path
-        flight.duration = 1
-        flight.timingFunction = .easeInEaseOut
         flight.rotationMode = clockwise ? .auto : .autoReverse
-        flight.fillMode = .forwards
-        flight.isRemovedOnCompletion = false
         sprite.add(flight, forKey: Self.key)
         Transaction.commit()
         current = target

@@ -10,7 +10,13 @@ import Raster
 final class PKScene: Scene {
     let root = Layer()
     var onCycleComplete: (() -> Void)?
-    private var generation = TransactionGeneration()
+    private lazy var generation = TransactionGeneration { [weak self] completesCycle in
+        guard let self else { return }
+        self.hint.isVisible = true
+        if completesCycle { self.onCycleComplete?() }
+    }
+    /// Each bar's vote, set up again for each change: adding copies it, so one object serves.
+    private let votes = [BasicAnimation(keyPath: "progress"), BasicAnimation(keyPath: "progress")]
     private let left = VoteBarLayer()
     private let right = VoteBarLayer()
     private let labels: [Layer]
@@ -67,15 +73,9 @@ final class PKScene: Scene {
         let distance = max(abs(leftTarget - leftNow), abs(rightTarget - rightNow))
         guard distance > 1e-6 else { return }
         hint.isVisible = false
-        let number = generation.next()
         Transaction.begin()
-        Transaction.completionBlock = { [weak self] in
-            guard let self, self.generation.isLatest(number) else { return }
-            self.hint.isVisible = true
-            if completesCycle { self.onCycleComplete?() }
-        }
-        for (bar, from, to) in [(left, leftNow, leftTarget), (right, rightNow, rightTarget)] {
-            let animation = BasicAnimation(keyPath: "progress")
+        generation.setCompletion(flag: completesCycle)
+        for (animation, bar, from, to) in [(votes[0], left, leftNow, leftTarget), (votes[1], right, rightNow, rightTarget)] {
             animation.fromValue = from
             animation.toValue = to
             // Three seconds for the whole 0.2 swing; a partial way back takes its share.

@@ -34,17 +34,55 @@ func withoutActions(_ body: () -> Void) {
 /// latest one. A replaced animation's completion still runs (it stopped unfinished, as in Core
 /// Animation), and must neither show the hint over the animation that replaced it nor start
 /// another `--autoplay` cycle.
-struct TransactionGeneration {
-    private var latest = 0
-
-    /// A new number for a transaction that supersedes the earlier ones.
-    mutating func next() -> Int {
-        latest &+= 1
-        return latest
+///
+/// The completion blocks are made once and reused, each by one transaction at a time: a block
+/// that captured its transaction's number would allocate its context at every go.
+@MainActor
+final class TransactionGeneration {
+    /// A reusable completion block, and the number and flag of the transaction it was last
+    /// given to. (A struct around it: a function stored as an array's element directly is
+    /// held in the array's generic form, and each read of it made a new wrapper closure.)
+    private struct Slot {
+        var number = 0
+        var flag = false
+        let block: @MainActor () -> Void
     }
 
-    /// Whether no transaction has started since the one numbered `number`.
-    func isLatest(_ number: Int) -> Bool { number == latest }
+    private var latest = 0
+    /// What the latest transaction's completion does, given the flag it was opened with.
+    private let onLatest: @MainActor (Bool) -> Void
+    private var slots: [Slot] = []
+    /// The slots whose transaction has completed.
+    private var idle: [Int] = []
+
+    init(onLatest: @escaping @MainActor (Bool) -> Void) {
+        self.onLatest = onLatest
+        // A go that replaces a running one has two blocks out; room for a few more, so that
+        // the lists do not grow during the first cycles.
+        slots.reserveCapacity(4)
+        idle.reserveCapacity(4)
+    }
+
+    /// Numbers the open transaction as the latest and sets its completion block, which calls
+    /// `onLatest(flag)` when it completes, unless another transaction was numbered since.
+    func setCompletion(flag: Bool = true) {
+        latest &+= 1
+        let index = idle.popLast() ?? makeSlot()
+        slots[index].number = latest
+        slots[index].flag = flag
+        Transaction.completionBlock = slots[index].block
+    }
+
+    private func makeSlot() -> Int {
+        let index = slots.count
+        slots.append(Slot { [weak self] in self?.completed(index) })
+        return index
+    }
+
+    private func completed(_ index: Int) {
+        idle.append(index)
+        if slots[index].number == latest { onLatest(slots[index].flag) }
+    }
 }
 
 /// The "press g" hint at the bottom of a scene: hidden while the scene runs, shown again by the
