@@ -7,6 +7,12 @@
 //   the gate: Thresholds/SceneBenchmarks.*.p90.json hold 0 for every scene, so
 //       swift package benchmark thresholds check --target SceneBenchmarks
 //   exits non-zero (1) when any frame of any scene starts to allocate.
+// - "go-SCENE-640x480": one sample is two go cycles as `--autoplay` runs them (the go pressed
+//   when a cycle completes, and every frame between), after three whole cycles unmeasured
+//   (six for orbit: one flight to each button).
+//   Thresholds hold 0 too: adding an animation, its copy, its evaluator and the transaction's
+//   completion block reuse what the cycle before left, so a go cycle allocates nothing.
+//   (rays has no go cycle: its go only turns the rays back after a reverse.)
 //   Only allocations are measured here (a time threshold would fail on a noisy machine); frame
 //   times are the player's own (--stats) and LayersBenchmarks'.
 import Benchmark
@@ -65,6 +71,43 @@ func runFrames(_ kind: SceneKind, width: Int, height: Int, warm: Int = 10, measu
     retire(scene.root)
 }
 
+/// One sample: `measured` go cycles of `kind` at `width`×`height` as `--autoplay` runs them:
+/// each completed cycle presses what autoplay presses (`autoplayNext`), and the frames between
+/// are drawn. First `warm` cycles run unmeasured: the first gos fill what later ones reuse (the
+/// pools of retired animations and completion groups, the scene's completion blocks).
+@MainActor
+func runCycles(_ kind: SceneKind, width: Int, height: Int, warm: Int = 3, measured: Int, _ benchmark: Benchmark) throws {
+    let scene = makeScene(kind, setup: SceneSetup(size: Size(width: Double(width), height: Double(height)), image: nil))
+    let source = LayerTreeSource(rootLayer: scene.root, clearColor: scene.clearColor)
+    let clock = VirtualClock(now: 0)
+    let host = HeadlessHost(bitmap: try Bitmap(width: width, height: height),
+                            link: DisplayLink(refreshRate: 60, clock: clock, start: 0), source: source)
+    var t = LayerClock.currentTime
+    LayerClock.advance(to: t)
+    var cycles = 0
+    scene.onCycleComplete = { [unowned scene] in
+        cycles += 1
+        scene.autoplayNext()
+    }
+    func run(untilCycles target: Int) {
+        var frames = 1_200 * (target - cycles)   // at most 20 s a cycle: every scene's is shorter
+        while cycles < target && frames > 0 {
+            frames -= 1
+            t += 1.0 / 60
+            scene.frameDelivered(at: t)
+            host.drawFrame(at: t)
+        }
+    }
+    scene.go()
+    run(untilCycles: warm)
+    benchmark.startMeasurement()
+    run(untilCycles: warm + measured)
+    benchmark.stopMeasurement()
+    precondition(cycles == warm + measured, "\(kind): \(cycles) go cycles completed, \(warm + measured) expected")
+    scene.onCycleComplete = nil
+    retire(scene.root)
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.mallocCountTotal],
@@ -80,6 +123,17 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("frames-\(kind)-640x480") { benchmark async throws in
             try await onMain(benchmark) { benchmark in
                 try runFrames(kind, width: 640, height: 480, measured: 60, benchmark)
+            }
+        }
+    }
+
+    for kind in [SceneKind.arrow, .orbit, .line, .pk, .fillmodes] {
+        Benchmark("go-\(kind)-640x480") { benchmark async throws in
+            try await onMain(benchmark) { benchmark in
+                // orbit warms up a whole round of its six buttons: the arcs differ in their
+                // number of curve pieces, and the first flight along the longest grows the
+                // path's storage once (what the player does in its first six seconds).
+                try runCycles(kind, width: 640, height: 480, warm: kind == .orbit ? 6 : 3, measured: 2, benchmark)
             }
         }
     }
