@@ -72,7 +72,10 @@ extension RuntimeSuites {
         wedge.add(animation, forKey: "grow")
     }
 
-    @Test func damageOnlyFramesOfAGrowingMaskEqualFullRedraws() throws {
+    /// Two copies of the masked scene, each drawn once at time 0: one by a renderer that redraws
+    /// only damage, one by a renderer that redraws everything.
+    func twinScenes() throws -> (trackedRoot: Layer, trackedWedge: WedgeLayer, tracked: Bitmap, damaged: LayerRenderer,
+                                 fullRoot: Layer, fullWedge: WedgeLayer, full: Bitmap, everything: LayerRenderer) {
         freshRuntime()
         let (trackedRoot, trackedWedge) = try maskedScene()
         let (fullRoot, fullWedge) = try maskedScene()
@@ -81,6 +84,11 @@ extension RuntimeSuites {
         everything.isDamageTrackingEnabled = false
         damaged.render(trackedRoot, at: 0, into: tracked)
         everything.render(fullRoot, at: 0, into: full)
+        return (trackedRoot, trackedWedge, tracked, damaged, fullRoot, fullWedge, full, everything)
+    }
+
+    @Test func damageOnlyFramesOfAGrowingMaskEqualFullRedraws() throws {
+        let (trackedRoot, trackedWedge, tracked, damaged, fullRoot, fullWedge, full, everything) = try twinScenes()
         grow(trackedWedge)
         grow(fullWedge)
         var damagedArea = 0
@@ -100,14 +108,7 @@ extension RuntimeSuites {
     /// animated frame, which stayed on screen, and a removed sweep kept its last picture.
     @Test func aRedrawingAnimationThatGoesAwayLeavesTheModelsDrawing() throws {
         for removesEarly in [false, true] {
-            freshRuntime()
-            let (trackedRoot, trackedWedge) = try maskedScene()
-            let (fullRoot, fullWedge) = try maskedScene()
-            let tracked = try Bitmap(width: 120, height: 100), full = try Bitmap(width: 120, height: 100)
-            let damaged = LayerRenderer(), everything = LayerRenderer()
-            everything.isDamageTrackingEnabled = false
-            damaged.render(trackedRoot, at: 0, into: tracked)
-            everything.render(fullRoot, at: 0, into: full)
+            let (trackedRoot, trackedWedge, tracked, damaged, fullRoot, fullWedge, full, everything) = try twinScenes()
             let before = try #require(tracked.cropped(to: tracked.bounds))
             for wedge in [trackedWedge, fullWedge] {
                 let animation = BasicAnimation(keyPath: "sweep")
