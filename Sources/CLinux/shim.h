@@ -143,6 +143,29 @@ static inline __m256i CLinux_nonzero_coverage8_avx2(__m256 w) {
     return _mm256_cvttps_epi32(v);
 }
 
+/// The next run of `runs` from index `*i`, merged with the runs after it that touch or overlap
+/// it (they are sorted by first cell): its first and last cell, and `*i` moved past them.
+static inline void CLinux_next_run(const int32_t *runs, long runCount, long *i, long *start, long *end) {
+    long k = *i, last = runs[2 * k + 1];
+    *start = runs[2 * k];
+    k++;
+    while (k < runCount && runs[2 * k] <= last + 1) {
+        if (runs[2 * k + 1] > last) last = runs[2 * k + 1];
+        k++;
+    }
+    *i = k;
+    *end = last;
+}
+
+/// The coverage of a gap under winding `w` by the non-zero rule: min(1, |w|) times 255, plus
+/// 0.5, truncated (Rasterizer.coverage's float steps).
+static inline uint32_t CLinux_winding_coverage(float w) {
+#pragma STDC FP_CONTRACT OFF
+    float v = w < 0 ? -w : w;
+    v = v < 1 ? v : 1;
+    return (uint32_t)(int32_t)(v * 255.0f + 0.5f);
+}
+
 /// Eight cells of the run of cells `start ... end`, from column `x`: added onto the winding `*w`
 /// one after another, as the scalar sweep adds them (so every running sum is the same float;
 /// lanes past the run add zero, which changes no sum), cleared, and their coverages under the
@@ -217,16 +240,10 @@ static inline int CLinux_sweep_row_solid_over_avx2(float *line, const int32_t *r
     long gapStart = 0, i = 0;
     int reachedRight = 0;
     while (i < runCount) {
-        long start = runs[2 * i], end = runs[2 * i + 1];
-        i++;
-        while (i < runCount && runs[2 * i] <= end + 1) {
-            if (runs[2 * i + 1] > end) end = runs[2 * i + 1];
-            i++;
-        }
+        long start, end;
+        CLinux_next_run(runs, runCount, &i, &start, &end);
         if (start > gapStart) {
-            float v = w < 0 ? -w : w;
-            v = v < 1 ? v : 1;
-            uint32_t c = (uint32_t)(int32_t)(v * 255.0f + 0.5f);
+            uint32_t c = CLinux_winding_coverage(w);
             if (c != 0) CLinux_solid_span_avx2(row + gapStart, (start < width ? start : width) - gapStart, color, c);
         }
         long visibleEnd = end < width - 1 ? end : width - 1;
@@ -257,9 +274,7 @@ static inline int CLinux_sweep_row_solid_over_avx2(float *line, const int32_t *r
     }
     // A shape whose right side was clipped away still covers the rest of the row.
     if (gapStart < width) {
-        float v = w < 0 ? -w : w;
-        v = v < 1 ? v : 1;
-        uint32_t c = (uint32_t)(int32_t)(v * 255.0f + 0.5f);
+        uint32_t c = CLinux_winding_coverage(w);
         if (c != 0) CLinux_solid_span_avx2(row + gapStart, width - gapStart, color, c);
     }
     // Runs past the visible width still hold area: cleared so the buffer stays zero.
@@ -306,16 +321,10 @@ static inline int CLinux_sweep_row_lookup_avx2(float *line, const int32_t *runs,
     long gapStart = 0, i = 0;
     int reachedRight = 0;
     while (i < runCount) {
-        long start = runs[2 * i], end = runs[2 * i + 1];
-        i++;
-        while (i < runCount && runs[2 * i] <= end + 1) {
-            if (runs[2 * i + 1] > end) end = runs[2 * i + 1];
-            i++;
-        }
+        long start, end;
+        CLinux_next_run(runs, runCount, &i, &start, &end);
         if (start > gapStart) {
-            float v = w < 0 ? -w : w;
-            v = v < 1 ? v : 1;
-            CLinux_fill_avx2(row + gapStart, (start < width ? start : width) - gapStart, table[(int32_t)(v * 255.0f + 0.5f)]);
+            CLinux_fill_avx2(row + gapStart, (start < width ? start : width) - gapStart, table[CLinux_winding_coverage(w)]);
         }
         long visibleEnd = end < width - 1 ? end : width - 1;
         long x = start;
@@ -341,9 +350,7 @@ static inline int CLinux_sweep_row_lookup_avx2(float *line, const int32_t *runs,
         if (gapStart >= width) { reachedRight = 1; break; }
     }
     if (gapStart < width) {
-        float v = w < 0 ? -w : w;
-        v = v < 1 ? v : 1;
-        CLinux_fill_avx2(row + gapStart, width - gapStart, table[(int32_t)(v * 255.0f + 0.5f)]);
+        CLinux_fill_avx2(row + gapStart, width - gapStart, table[CLinux_winding_coverage(w)]);
     }
     for (; i < runCount; i++) {
         for (long x = runs[2 * i]; x <= runs[2 * i + 1]; x++) line[x] = 0;

@@ -39,6 +39,16 @@ func retire(_ root: Layer) {
     LayerClock.advance(to: LayerClock.currentTime)
 }
 
+/// `kind`'s scene at `width`×`height` and a headless host drawing it on a virtual clock.
+@MainActor
+func headlessScene(_ kind: SceneKind, width: Int, height: Int) throws -> (any Scene, HeadlessHost) {
+    let scene = makeScene(kind, setup: SceneSetup(size: Size(width: Double(width), height: Double(height)), image: nil))
+    let source = LayerTreeSource(rootLayer: scene.root, clearColor: scene.clearColor)
+    let host = HeadlessHost(bitmap: try Bitmap(width: width, height: height),
+                            link: DisplayLink(refreshRate: 60, clock: VirtualClock(now: 0), start: 0), source: source)
+    return (scene, host)
+}
+
 /// One sample: `measured` frames of `kind` at `width`×`height`, once the scene is warm: go is
 /// pressed and the frames run until a whole cycle completes (so buffers that grow with what the
 /// scene draws, such as the arrow's tracked coverage, have grown), go is pressed again, and
@@ -46,11 +56,7 @@ func retire(_ root: Layer) {
 /// object, as in Core Animation; it is input, not a frame.
 @MainActor
 func runFrames(_ kind: SceneKind, width: Int, height: Int, warm: Int = 10, measured: Int, _ benchmark: Benchmark) throws {
-    let scene = makeScene(kind, setup: SceneSetup(size: Size(width: Double(width), height: Double(height)), image: nil))
-    let source = LayerTreeSource(rootLayer: scene.root, clearColor: scene.clearColor)
-    let clock = VirtualClock(now: 0)
-    let host = HeadlessHost(bitmap: try Bitmap(width: width, height: height),
-                            link: DisplayLink(refreshRate: 60, clock: clock, start: 0), source: source)
+    let (scene, host) = try headlessScene(kind, width: width, height: height)
     var t = LayerClock.currentTime
     LayerClock.advance(to: t)
     func frame() {
@@ -77,11 +83,7 @@ func runFrames(_ kind: SceneKind, width: Int, height: Int, warm: Int = 10, measu
 /// pools of retired animations and completion groups, the scene's completion blocks).
 @MainActor
 func runCycles(_ kind: SceneKind, width: Int, height: Int, warm: Int = 3, measured: Int, _ benchmark: Benchmark) throws {
-    let scene = makeScene(kind, setup: SceneSetup(size: Size(width: Double(width), height: Double(height)), image: nil))
-    let source = LayerTreeSource(rootLayer: scene.root, clearColor: scene.clearColor)
-    let clock = VirtualClock(now: 0)
-    let host = HeadlessHost(bitmap: try Bitmap(width: width, height: height),
-                            link: DisplayLink(refreshRate: 60, clock: clock, start: 0), source: source)
+    let (scene, host) = try headlessScene(kind, width: width, height: height)
     var t = LayerClock.currentTime
     LayerClock.advance(to: t)
     var cycles = 0
