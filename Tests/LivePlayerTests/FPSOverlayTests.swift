@@ -59,6 +59,55 @@ import Testing
         #expect(!keysLine.hasSamePixels(as: other), "scenes without a timeline show their keys there")
     }
 
+    /// When the display link pauses, the FPS line says `idle` at once, in the one frame drawn to
+    /// show it (the last second's rate stayed on screen while nothing was drawn), and says the
+    /// rate again when frames come back; the compact form too.
+    @Test func thePausedLinkIsShownIdleAtOnce() throws {
+        let link = DisplayLink(refreshRate: 60)
+        for size in [(400, 240), (200, 120)] {
+            func fpsLine(_ overlay: FPSOverlay) throws -> Bitmap {
+                let target = try Bitmap(width: size.0, height: size.1)
+                overlay.draw(into: target, in: overlay.frame(in: target.bounds), scene: .arrow, link: link)
+                // The full form's second line (6 + 11 pixels below its top), or the compact form's only one.
+                let y = FPSOverlay.isCompact(in: target.bounds) ? 8 + 6 : 8 + 6 + 11
+                return try #require(target.cropped(to: IntRect(x: 8, y: y, width: FPSOverlay.compactSize.width, height: 11)))
+            }
+            let overlay = FPSOverlay(transportLabel: "MIT-SHM", frameRate: .fixed(60))
+            overlay.currentTime = { 0 }   // no refresh by the clock between the draws
+            let running = try fpsLine(overlay)
+            overlay.isLinkIdle = true
+            let idle = try fpsLine(overlay)
+            let freshIdle = FPSOverlay(transportLabel: "MIT-SHM", frameRate: .fixed(60))
+            freshIdle.isLinkIdle = true
+            #expect(idle.hasSamePixels(as: try fpsLine(freshIdle)), "the overlay did not say idle at once (\(size))")
+            #expect(!idle.hasSamePixels(as: running), "idle reads like a rate (\(size))")
+            overlay.isLinkIdle = false
+            #expect(try fpsLine(overlay).hasSamePixels(as: running), "the rate did not come back (\(size))")
+        }
+    }
+
+    /// The pipeline asks for the frame that says idle only when an overlay is shown and does not
+    /// say so already, and until that frame is drawn (the host asks again when events come in
+    /// before it draws, and once took the second answer for the frame drawn).
+    @Test func onlyAShownOverlayGetsAFrameToSayIdle() throws {
+        let link = DisplayLink(refreshRate: 60)
+        let overlay = FPSOverlay(transportLabel: "MIT-SHM", frameRate: .fixed(60))
+        let pipeline = try FramePipeline(kind: .arrow, setup: SceneSetup(size: Size(width: 400, height: 240)),
+                                         link: link, overlay: overlay, logCapacity: 8)
+        let target = try Bitmap(width: 400, height: 240)
+        pipeline.produceFrame(mediaTime: 0, into: target)
+        #expect(pipeline.linkWillPause(true))
+        #expect(pipeline.linkWillPause(true), "asked again before the frame, and got no frame")
+        pipeline.produceFrame(mediaTime: 0, into: target)
+        #expect(!pipeline.linkWillPause(true), "a second frame for the same idle")
+        #expect(!pipeline.linkWillPause(false), "frames coming back need no extra one")
+        pipeline.produceFrame(mediaTime: 0.1, into: target)
+        pipeline.isOverlayVisible = false
+        #expect(!pipeline.linkWillPause(true), "a hidden overlay got a frame")
+        pipeline.isOverlayVisible = true
+        #expect(pipeline.linkWillPause(true))
+    }
+
     /// Frames whose damage misses the overlay redraw and send only its graph, and show what
     /// drawing the whole overlay over the scene shows; the overlay never dims itself.
     @Test func framesThatMissTheOverlayRedrawOnlyItsGraph() throws {

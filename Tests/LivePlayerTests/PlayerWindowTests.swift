@@ -145,6 +145,33 @@ nonisolated(unsafe) private var keeper: X11TestClient?
         #expect(frames <= 3, "an idle player rendered \(frames) frames")
     }
 
+    /// When frames stop (a go cycle ended), the overlay's FPS line says idle, as before go,
+    /// instead of keeping the last second's rate on screen while nothing is drawn.
+    @Test func theOverlaySaysIdleWhenFramesStop() throws {
+        let (player, client, window) = try launch(["arrow", "--size", "400x300"], title: "live-player: arrow")
+        defer { player.kill(SIGKILL) }
+        // `FPS` and the ten characters after it, on the overlay's second line.
+        func rateText() -> Bitmap? { client.image(ofWindow: window)?.cropped(to: IntRect(x: 14, y: 25, width: 84, height: 11)) }
+        // Steady before go: unchanged over half a second of polls.
+        var idle: Bitmap?
+        var steadySince = Date()
+        #expect(eventually {
+            guard let now = rateText() else { return false }
+            if let idle, now.hasSamePixels(as: idle) { return Date().timeIntervalSince(steadySince) > 0.5 }
+            idle = now
+            steadySince = Date()
+            return false
+        })
+        let before = try #require(idle)
+        client.send(.g, toWindow: window)
+        #expect(eventually { rateText().map { !$0.hasSamePixels(as: before) } ?? false }, "the rate did not show while animating")
+        let stopped = eventually { rateText().map { $0.hasSamePixels(as: before) } ?? false }
+        if !stopped { try? client.image(ofWindow: window)?.writePNG(to: NSTemporaryDirectory() + "live-player-idle-failure.png") }
+        #expect(stopped, "the overlay kept a rate after frames stopped (window saved as live-player-idle-failure.png)")
+        client.send(.q, toWindow: window)
+        #expect(player.wait(timeout: 30) == 0)
+    }
+
     /// --frames in a window counts the display link's refreshes, drawn whether anything moves
     /// or not: arrow without --autoplay waits for g, and drew one frame and waited forever.
     @Test func framesEndsAWindowThatWaitsForGo() throws {

@@ -40,6 +40,15 @@ final class FPSOverlay {
     private var shownScene: SceneKind?
     private var shownSize = (0, 0)
     private var shownPlayback: PlaybackStatus?
+    /// Whether the display link has paused (nothing animates, media time paused): the FPS line
+    /// then says `idle`. Its figure is the last second of frames up to the last one drawn, and
+    /// no frame comes to refresh it, so it would go on showing a rate while nothing is drawn.
+    var isLinkIdle = false
+    /// Whether the text on screen says idle (``isLinkIdle`` when the overlay was last drawn).
+    private(set) var shownIdle = false
+    /// A wait for frames shorter than this (a delayed animation about to begin) is not shown
+    /// as idle: the text changes no faster than four times a second anyway.
+    static let idleThreshold = 0.25
     private let textColor = Color.white
     private let dimColor = Color(white: 0.7)
 
@@ -87,8 +96,10 @@ final class FPSOverlay {
         var redrawsAll = sceneChanged || scene == nil || scene === target || rect != pictureRect
         let now = currentTime()
         let compact = Self.isCompact(in: target.bounds)
-        if now - lastTextUpdate >= 0.25 || kind != shownScene || shownSize != (target.width, target.height) || Self.needsText(playback, shown: shownPlayback) {
+        if now - lastTextUpdate >= 0.25 || kind != shownScene || shownSize != (target.width, target.height)
+            || Self.needsText(playback, shown: shownPlayback) || isLinkIdle != shownIdle {
             lastTextUpdate = now
+            shownIdle = isLinkIdle
             shownScene = kind
             shownSize = (target.width, target.height)
             shownPlayback = playback
@@ -215,9 +226,14 @@ final class FPSOverlay {
     private func rebuildCompactText(link: DisplayLink) {
         compactLine.clear()
         compactLine.append("FPS ")
-        compactLine.append(fixed: link.statistics.framesPerSecondLastSecond, digits: 1)
+        appendRate(to: &compactLine, link: link)
         compactLine.append("  drops ")
         compactLine.append(link.statistics.framesDropped)
+    }
+
+    /// The FPS over the last second, or `idle` while the link is paused.
+    private func appendRate(to line: inout ASCIILine, link: DisplayLink) {
+        if shownIdle { line.append("idle") } else { line.append(fixed: link.statistics.framesPerSecondLastSecond, digits: 1) }
     }
 
     private func rebuildText(scene: SceneKind, size: (Int, Int), link: DisplayLink) {
@@ -232,7 +248,7 @@ final class FPSOverlay {
         lines[0].append(transportLabel)
 
         lines[1].append("FPS ")
-        lines[1].append(fixed: statistics.framesPerSecondLastSecond, digits: 1)
+        appendRate(to: &lines[1], link: link)
         lines[1].append("  ")
         if let clock {
             // `vsync present 144.0 Hz`, `timer 60 Hz (no Present)`: the source and its rate.

@@ -97,6 +97,15 @@ final class FramePipeline {
     /// Whether the pipeline has something to show without any animation running.
     var hasPendingRedraw: Bool { needsFullRedraw }
 
+    /// Tells a shown overlay whether the display link is about to pause, and returns whether a
+    /// frame must be drawn first to say so (the overlay's FPS would stay on screen, stale): until
+    /// one is drawn, as the host may ask again before it draws (events came in).
+    func linkWillPause(_ pauses: Bool) -> Bool {
+        guard let overlay, isOverlayVisible else { return false }
+        overlay.isLinkIdle = pauses
+        return pauses && !overlay.shownIdle
+    }
+
     /// Whether anything will change: an animation runs or waits, a layer needs display, the
     /// scene counts frames.
     var isAnimating: Bool {

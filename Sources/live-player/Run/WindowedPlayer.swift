@@ -144,7 +144,14 @@ final class WindowedPlayer: FrameSource {
     /// Whatever changes the picture (resize, scene switch, overlay) draws a frame even with
     /// media time paused; animations only run with it.
     /// A delayed animation is due at its begin, converted from media time to the clock's.
+    /// A shown overlay gets one more frame when frames stop, to say `idle` in place of the last
+    /// second's FPS.
     func nextFrameTime(now: Double) -> Double {
+        let due = frameDue(now: now)
+        return pipeline.linkWillPause(due - now > FPSOverlay.idleThreshold) ? now : due
+    }
+
+    private func frameDue(now: Double) -> Double {
         if pipeline.hasPendingRedraw { return now }
         guard !timeline.isPaused else { return .infinity }
         let due = pipeline.nextFrameTime
