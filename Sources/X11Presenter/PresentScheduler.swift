@@ -251,6 +251,26 @@ final class PresentScheduler {
     /// Whether a pixmap present sent earlier may still be waiting in the server for its vblank.
     var hasUnfinishedPresent: Bool { unfinished != nil }
 
+    /// The newest vblank counter a completion has reported: a vblank known to have passed.
+    private var latestMSC: UInt64 = 0
+
+    /// Whether a present for vblank `msc` sent now could be shown at the same vblank as the
+    /// unfinished one, and so before it: the server runs each present queued for a vblank on its
+    /// own timer (Xvfb), in no set order, and skips none that has an update region. The older
+    /// frame, shown last, then puts back its pixels where the newer one changed them. That is
+    /// the case when the older one's target is the next vblank, whichever it is (0), or has
+    /// passed (so it runs at the next one), and this one's target is no later than the next.
+    /// A burst of frames (steps while paused, keys pressed together) left pieces of older frames
+    /// on screen that way. The caller waits for the older present's completion first.
+    func mayOvertakeUnfinishedPresent(atMSC msc: UInt64) -> Bool {
+        guard let older = unfinished else { return false }
+        return older.msc == 0 || max(msc, older.msc + 1) <= latestMSC + 1
+    }
+
+    /// Lets the next present go without the completion of the unfinished one: the server never
+    /// sent it in time (it is not answering).
+    func forgetUnfinishedPresent() { unfinished = nil }
+
     /// Presents the acquired buffer at vblank `msc` (0: the next one) with `damage` as the update
     /// region; returns the present's serial, or nil when nothing was acquired or nothing changed.
     /// `lateAtOnce`: a present that reaches the server when `msc` is already its current vblank is
@@ -361,6 +381,7 @@ final class PresentScheduler {
             eventsTaken &+= 1
             guard event.evtype == XCB_PRESENT_COMPLETE_NOTIFY, event.window == UInt32(truncatingIfNeeded: window) else { continue }
             let timing = PresentTiming(ust: event.ust, msc: event.msc)
+            latestMSC = max(latestMSC, event.msc)
             if event.kind == UInt8(PresentCompleteKindNotifyMSC) {
                 events.append(.vblank(timing))
                 continue

@@ -308,8 +308,19 @@ public final class X11Window {
         guard !watch.isLost, !isClosed, !isDestroyed else { return nil }
         // Whether the last present is still waiting decides whether this one may be shown at
         // once: read the completion if it has arrived (a late frame's usually has).
-        if vblanksAreCounted, scheduler.hasUnfinishedPresent { readArrivedEvents() }
+        if scheduler.hasUnfinishedPresent { readArrivedEvents() }
+        keepPresentsInOrder(scheduler, atMSC: msc)
         return scheduler.present(damage: damage, atMSC: msc, lateAtOnce: vblanksAreCounted)
+    }
+
+    /// Waits for the unfinished present's completion when a present for `msc` could be shown
+    /// at the same vblank, and so before it (see ``PresentScheduler/mayOvertakeUnfinishedPresent(atMSC:)``).
+    private func keepPresentsInOrder(_ scheduler: PresentScheduler, atMSC msc: UInt64) {
+        guard scheduler.mayOvertakeUnfinishedPresent(atMSC: msc) else { return }
+        waitForServer { !scheduler.hasUnfinishedPresent } onTimeout: {
+            scheduler.forgetUnfinishedPresent()
+            return "no Present completion from the server within \(Int(completionTimeout * 1000)) ms; presenting anyway"
+        }
     }
 
     /// Reads the events that have arrived, without blocking, keeping them for ``processEvents(into:)``.
@@ -348,6 +359,8 @@ public final class X11Window {
     public func present(damage: [IntRect]) {
         guard !watch.isLost, !isClosed, !isDestroyed else { return }
         if let scheduler {
+            if scheduler.hasUnfinishedPresent { readArrivedEvents() }
+            keepPresentsInOrder(scheduler, atMSC: 0)
             _ = scheduler.present(damage: damage, atMSC: 0)
             return
         }

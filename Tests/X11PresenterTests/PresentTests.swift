@@ -364,6 +364,58 @@ extension X11WindowTests {
         #expect(covered == 0, "the newer frame was covered by the older in \(covered) of \(trials) trials")
     }
 
+    /// Frames presented faster than vblanks come (steps while paused, keys pressed together)
+    /// queue for the next vblank, where Xvfb runs each present on its own timer, in no set order:
+    /// an older frame shown after a newer one put its pixels back where the newer one had
+    /// changed them (a sliver of the arrow stayed where the head had been, after a burst of
+    /// steps and a reverse). A square moving 2 pixels a frame, each frame's damage its old and
+    /// new place, 24 frames in a burst, ten times: the window must end as the last frame.
+    @Test(arguments: [true, false])
+    func aBurstOfFramesReachesTheWindowInOrder(sharedMemory: Bool) throws {
+        let (server, window) = try openPresentWindow(fps: 60, width: 64, height: 48, sharedMemory: sharedMemory)
+        defer { window.close(); server.stop() }
+        let client = try X11TestClient(displayName: server.display)
+        var events: [WindowEvent] = []
+        func awaitPresented(_ serial: UInt32?) {
+            for _ in 0..<250 {
+                window.processEvents(into: &events)
+                if events.contains(where: { if case let .presented(s, _, _) = $0, s == serial { true } else { false } }) { return }
+                var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&fd, 1, 20)
+            }
+        }
+        let background: UInt32 = 0xFF20_2020
+        var frame = window.acquireFrameBuffer()
+        frame.clear(to: background)
+        awaitPresented(window.present(damage: [frame.bounds], atMSC: 0))
+        var failures: [String] = []
+        for burst in 0..<10 {
+            events.removeAll()
+            var serials: [UInt32] = []
+            var previous: IntRect?
+            for i in 0..<24 {
+                frame = window.acquireFrameBuffer()
+                let square = IntRect(x: 2 * i, y: 10 + i % 3, width: 12, height: 12)
+                if let previous { frame.fill(previous, with: background) }
+                frame.fill(square, with: 0xFF00_0000 | UInt32(8 * i + 40) << 16 | UInt32(burst * 20))
+                if let serial = window.present(damage: previous.map { [$0, square] } ?? [square], atMSC: 0) { serials.append(serial) }
+                previous = square
+            }
+            let expected = try #require(frame.cropped(to: frame.bounds))
+            for serial in serials { awaitPresented(serial) }
+            client.sync()
+            let shown = try #require(client.image(ofWindow: window.windowID))
+            var wrong = 0
+            for y in 0..<48 { for x in 0..<64 where shown[x, y] | 0xFF00_0000 != expected[x, y] { wrong += 1 } }
+            let order = events.compactMap { if case let .presented(serial, timing, _) = $0 { "\(serial)@\(timing.msc)" } else { nil } }
+            if wrong > 0 { failures.append("burst \(burst): \(wrong) pixels wrong; completions \(order.joined(separator: " "))") }
+            frame = window.acquireFrameBuffer()
+            frame.clear(to: background)
+            awaitPresented(window.present(damage: [frame.bounds], atMSC: 0))
+        }
+        #expect(failures.isEmpty, "an older frame was shown after a newer one: \(failures.joined(separator: "; "))")
+    }
+
     /// Every vblank asked for is answered, as NotifyMSC answers each, also when a frame queued
     /// for it answers in place of a NotifyMSC and a newer request follows before the answer: a
     /// link whose timer stands in for stopped vblanks asks at every tick, and when its ticks come
