@@ -9,26 +9,36 @@ import Foundation
 import Glibc
 #endif
 
-/// A child process started with `posix_spawn`, its stdout and stderr written to temporary files.
+/// A child process started with `posix_spawn`, its stdout and stderr written to temporary files
+/// that have no name: they are unlinked as soon as they are open, so none is left behind, also
+/// by a child that outlives its object (a suite's shared Xvfb, which no deinit ends).
 public final class ChildProcess: @unchecked Sendable {
     /// The process id.
     public let pid: pid_t
-    private let outputPath: String
-    private let errorPath: String
+    private let outputFile: Int32
+    private let errorFile: Int32
     private var status: Int32?
 
     /// Starts `executable` with `arguments`, adding `environment` to the current environment.
     public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
-        let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        outputPath = NSTemporaryDirectory() + "child-\(tag).out"
-        errorPath = NSTemporaryDirectory() + "child-\(tag).err"
+        func unnamedFile() throws -> Int32 {
+            var template = Array((NSTemporaryDirectory() + "child-XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw XvfbError(description: "cannot create a file for a child's output: errno \(errno)") }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            // Close-on-exec: only the child it is for gets it (as its stdout or stderr, by dup2).
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            return fd
+        }
+        outputFile = try unnamedFile()
+        do { errorFile = try unnamedFile() } catch { close(outputFile); throw error }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, outputFile, 1)
+        posix_spawn_file_actions_adddup2(&actions, errorFile, 2)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -47,14 +57,18 @@ public final class ChildProcess: @unchecked Sendable {
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw XvfbError(description: "cannot start \(executable): error \(result)") }
+        guard result == 0 else {
+            close(outputFile)
+            close(errorFile)
+            throw XvfbError(description: "cannot start \(executable): error \(result)")
+        }
         self.pid = pid
     }
 
     deinit {
         if status == nil { kill(SIGKILL); _ = wait(timeout: 5) }
-        try? FileManager.default.removeItem(atPath: outputPath)
-        try? FileManager.default.removeItem(atPath: errorPath)
+        close(outputFile)
+        close(errorFile)
     }
 
     /// Whether the process has not exited yet.
@@ -88,7 +102,19 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Everything the process wrote to stdout so far.
-    public var standardOutput: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    public var standardOutput: String { Self.contents(of: outputFile) }
     /// Everything the process wrote to stderr so far.
-    public var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    public var standardError: String { Self.contents(of: errorFile) }
+
+    /// The whole file, read from its start (the child's writes move only its own offset).
+    private static func contents(of fd: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(bytes.count)) }
+            guard n > 0 else { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 }
