@@ -558,7 +558,24 @@ static inline long CLinux_gather_runs_avx2(int32_t *line, long columns, long max
         line[1] = hi;
         return 1;
     }
-    for (long i = 1; i < count; i++) {
+    // The runs come in rank order, so nearly always sorted already: the sort starts past the
+    // sorted front, checked four pairs to a register (each first cell against the next pair's),
+    // where insertion sort would compare them one by one and move nothing.
+    long sorted = 0;
+    if (count >= 5) {
+        for (; sorted + 5 <= count; sorted += 4) {
+            __m256i a = _mm256_loadu_si256((const __m256i *)(line + 2 * sorted));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(line + 2 * sorted + 2));
+            if (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b))) & 0x55) break;
+        }
+        if (sorted + 5 > count) {
+            // The last pairs, overlapping the ones checked.
+            __m256i a = _mm256_loadu_si256((const __m256i *)(line + 2 * (count - 5)));
+            __m256i b = _mm256_loadu_si256((const __m256i *)(line + 2 * (count - 4)));
+            if (!(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(a, b))) & 0x55)) return count;
+        }
+    }
+    for (long i = sorted > 1 ? sorted : 1; i < count; i++) {
         int32_t x0 = line[2 * i], x1 = line[2 * i + 1];
         long j = i - 1;
         while (j >= 0 && line[2 * j] > x0) {
