@@ -166,34 +166,26 @@ static inline uint32_t CLinux_winding_coverage(float w) {
     return (uint32_t)(int32_t)(v * 255.0f + 0.5f);
 }
 
-/// Eight cells of the run of cells `start ... end`, from column `x`: added onto the winding `*w`
+/// Eight cells of a run of cells ending at `end`, from column `x`: added onto the winding `*w`
 /// one after another, as the scalar sweep adds them (so every running sum is the same float;
 /// lanes past the run add zero, which changes no sum), cleared, and their coverages under the
-/// non-zero rule. The clearing stores stay inside the run (they may overlap cells already
-/// summed): the next run's cells are not summed yet.
+/// non-zero rule. The clearing store ends at the run's end at the latest (the next run's cells
+/// are not summed yet), and may reach back left of `x`, onto cells that are zero: `line` must
+/// have seven readable and writable cells before it.
 __attribute__((target("avx2")))
-static inline __m256i CLinux_run_coverage8_avx2(float *line, long x, long start, long end, float *w) {
+static inline __m256i CLinux_run_coverage8_avx2(float *line, long x, long end, float *w) {
 #pragma STDC FP_CONTRACT OFF
     const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    long inRun = end - x + 1, length = end - start + 1;
+    long inRun = end - x + 1;
     __m256i runLanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(inRun > 8 ? 8 : (int)inRun), lanes);
     __m256 a = _mm256_maskload_ps(line + x, runLanes);
     float s0 = *w + a[0], s1 = s0 + a[1], s2 = s1 + a[2], s3 = s2 + a[3];
     float s4 = s3 + a[4], s5 = s4 + a[5], s6 = s5 + a[6], s7 = s6 + a[7];
     *w = s7;
-    if (inRun >= 8) {
-        _mm256_storeu_ps(line + x, _mm256_setzero_ps());
-    } else if (length >= 8) {
-        _mm256_storeu_ps(line + end - 7, _mm256_setzero_ps());
-    } else if (length >= 4) {
-        _mm_storeu_ps(line + start, _mm_setzero_ps());
-        _mm_storeu_ps(line + end - 3, _mm_setzero_ps());
-    } else if (length >= 2) {
-        _mm_storel_pi((__m64 *)(line + start), _mm_setzero_ps());
-        _mm_storel_pi((__m64 *)(line + end - 1), _mm_setzero_ps());
-    } else {
-        line[start] = 0;
-    }
+    // One store of eight zeros: the run's next eight cells, or the eight ending at its last.
+    // Those left of the run are zero already (earlier runs and gaps of the row, the row above,
+    // or the eight cells of zeros the rasterizer keeps before a band's first row).
+    _mm256_storeu_ps(line + (inRun >= 8 ? x : end - 7), _mm256_setzero_ps());
     return CLinux_nonzero_coverage8_avx2(_mm256_setr_ps(s0, s1, s2, s3, s4, s5, s6, s7));
 }
 
@@ -251,7 +243,7 @@ static inline int CLinux_sweep_row_solid_over_avx2(float *line, const int32_t *r
         for (; x <= visibleEnd; x += 8) {
             long visible = visibleEnd - x + 1;
             __m256i visibleLanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(visible > 8 ? 8 : (int)visible), lanes);
-            __m256i c = _mm256_and_si256(CLinux_run_coverage8_avx2(line, x, start, end, &w), visibleLanes);
+            __m256i c = _mm256_and_si256(CLinux_run_coverage8_avx2(line, x, end, &w), visibleLanes);
             if (_mm256_testz_si256(c, c)) continue;
             __m256i sc = CLinux_scale8_avx2(s, c);
             __m256i inv = _mm256_sub_epi32(full, _mm256_srli_epi32(sc, 24));
@@ -330,7 +322,7 @@ static inline int CLinux_sweep_row_lookup_avx2(float *line, const int32_t *runs,
         long x = start;
         for (; x <= visibleEnd; x += 8) {
             long visible = visibleEnd - x + 1;
-            __m256i c = CLinux_run_coverage8_avx2(line, x, start, end, &w);
+            __m256i c = CLinux_run_coverage8_avx2(line, x, end, &w);
             __m256i p = _mm256_i32gather_epi32((const int *)table, c, 4);
             // Pixels right of the run get a value here that the next gap or run replaces; none
             // is written past the row's last column.

@@ -117,7 +117,13 @@ final class Rasterizer {
     static let maximumRankedEdges = 256
 
     private let edges = ScratchArray<Edge>(capacity: 256)
+    /// The band's cells, after ``cellLeadIn`` cells that stay zero.
     private let accumulation = ScratchArray<Float>(capacity: 0)
+    /// Cells of zeros before a band's first row: the AVX2 sweeps clear the end of a run with one
+    /// store of eight cells, which may reach back over zeros before the row.
+    private static let cellLeadIn = 8
+    /// The band's first cell.
+    private var cellBase: UnsafeMutablePointer<Float> { accumulation.base + Self.cellLeadIn }
     private let rowHead = ScratchArray<Int32>(capacity: 64)
     private let runs = ScratchArray<Run>(capacity: 1024)
     private let rowRuns = ScratchArray<Cells>(capacity: 64)
@@ -347,7 +353,8 @@ final class Rasterizer {
         // A clip taller than one band takes the most cells a band may have, whatever its width:
         // a narrower clip later (a tracked mask's partial update) then needs no bigger buffer.
         let bandCells = bandRows * cellStride
-        accumulation.ensureFilled(bandRows < clip.height ? max(bandCells, Self.maximumBandCells) : bandCells, with: 0)
+        accumulation.ensureFilled(Self.cellLeadIn + (bandRows < clip.height ? max(bandCells, Self.maximumBandCells) : bandCells),
+                                  with: 0)
         rowHead.reserve(bandRows)
         // The table of runs by rank, for a band of this clip's rows and at least 16 edges (every
         // rectangle, rotated image and simple shape), up to half the accumulation's bytes: sized
@@ -401,7 +408,7 @@ final class Rasterizer {
                     let e = edges[i]
                     if e.y1 <= top || e.y0 >= bottom { continue }
                     let inside = min(e.x0, e.x1) >= 1 && max(e.x0, e.x1) <= Float(clip.width) - 1
-                    CLinux_accumulate_edge_avx2(accumulation.base, cellStride, bandStart, bandEnd, clip.width,
+                    CLinux_accumulate_edge_avx2(cellBase, cellStride, bandStart, bandEnd, clip.width,
                                                 e.x0, e.y0, e.x1, e.y1, e.direction, inside ? 0 : 1,
                                                 UnsafeMutableRawPointer(table + Int(e.rank)).assumingMemoryBound(to: Int32.self), columns)
                 }
@@ -510,7 +517,7 @@ final class Rasterizer {
         let rowFirst = max(bandStart, Int(e.y0.rounded(.down)))
         let rowEnd = min(bandEnd, Int(e.y1.rounded(.up)))
         let maxX = Float(clip.width)
-        var line = accumulation.base + (rowFirst - bandStart) * cellStride
+        var line = cellBase + (rowFirst - bandStart) * cellStride
         var row = rowFirst
         var top = max(Float(row), e.y0)
         var xTop = min(maxX, max(0, e.x0 + (top - e.y0) * dxdy))
@@ -578,7 +585,7 @@ final class Rasterizer {
                                            count runCount: Int, rule: FillRule, into sink: inout Sink) {
         let width = clip.width
         let y = row
-        let line = accumulation.base + (row - bandStart) * cellStride
+        let line = cellBase + (row - bandStart) * cellStride
         #if arch(x86_64)
         if rule == .winding, !makesWindingsWhole {
             let runs = UnsafeRawPointer(rowRuns).assumingMemoryBound(to: Int32.self)
