@@ -580,4 +580,43 @@ static inline long CLinux_gather_runs_avx2(int32_t *line, long columns, long max
     }
     return count;
 }
+
+/// A band of rows of the rasterizer's table of runs swept into a solid source-over target, one
+/// call a band instead of two a row (and the sink's checks): each row's runs gathered and
+/// sorted by CLinux_gather_runs_avx2 and swept by CLinux_sweep_row_solid_over_avx2, the same
+/// calls in the same order. `cells` is the band's first row of cells (`cellStride` a row),
+/// `table` its first row of runs (`columns` pairs a row), `row` the first row's pixel at the
+/// clip's first column (`stride` pixels a row, `room` writable from each row's). Returns 1 if
+/// a run of some row reached the right side.
+__attribute__((target("avx2")))
+static inline int CLinux_sweep_band_solid_over_avx2(float *cells, long cellStride, int32_t *table, long columns, long rows,
+                                                    long maximumSorted, long width, uint32_t *row, long stride, long room,
+                                                    uint32_t color) {
+    int reachedRight = 0;
+    for (long r = 0; r < rows; r++, cells += cellStride, table += 2 * columns, row += stride) {
+        long count = CLinux_gather_runs_avx2(table, columns, maximumSorted);
+        if (count > 0) reachedRight |= CLinux_sweep_row_solid_over_avx2(cells, table, count, width, row, room, color);
+    }
+    return reachedRight;
+}
+
+/// As CLinux_sweep_band_solid_over_avx2, into a sink whose every pixel is one of 256 by coverage
+/// (CLinux_sweep_row_lookup_avx2, `lookup` the 256), all `width` pixels of every row written: a
+/// row with no runs is `lookup[0]`, the pixel at coverage 0.
+__attribute__((target("avx2")))
+static inline int CLinux_sweep_band_lookup_avx2(float *cells, long cellStride, int32_t *table, long columns, long rows,
+                                                long maximumSorted, long width, uint32_t *row, long stride,
+                                                const uint32_t *lookup) {
+    int reachedRight = 0;
+    for (long r = 0; r < rows; r++, cells += cellStride, table += 2 * columns, row += stride) {
+        long count = CLinux_gather_runs_avx2(table, columns, maximumSorted);
+        if (count > 0) {
+            reachedRight |= CLinux_sweep_row_lookup_avx2(cells, table, count, width, row, lookup);
+        } else {
+            CLinux_fill_avx2(row, width, lookup[0]);
+        }
+    }
+    return reachedRight;
+}
+
 #endif

@@ -138,6 +138,18 @@ struct BackgroundFusingSink: CoverageSink {
         return (inner.pixels + y * inner.stride, UnsafePointer(blends))
     }
 
+    /// ``lookupRow(y:from:to:)`` for a band of whole rows of the rectangle (narrower rows would
+    /// leave the background either side of each to write).
+    mutating func lookupRows(_ rows: Range<Int>, from x0: Int, to x1: Int)
+        -> (pixels: UnsafeMutablePointer<UInt32>, stride: Int, table: UnsafePointer<UInt32>)? {
+        guard solid != nil, inner.usesAVX2, !rows.isEmpty, x0 == rect.x, x1 == rect.maxX,
+              rows.lowerBound >= rect.y, rows.upperBound <= rect.maxY else { return nil }
+        advance(y: rows.lowerBound, x: x0)
+        cursorY = rows.upperBound - 1
+        cursorX = x1
+        return (inner.pixels + rows.lowerBound * inner.stride, inner.stride, UnsafePointer(blends))
+    }
+
     /// Writes the background up to column `x` of row `y` (rows above it to their ends).
     @inline(__always)
     private mutating func advance(y: Int, x: Int) {

@@ -58,12 +58,22 @@ protocol CoverageSink {
     /// taking columns `x0..<x1` as written (CLinux_sweep_row_lookup_avx2 writes them all).
     /// Nil (the default) to be given the row as spans and cells.
     mutating func lookupRow(y: Int, from x0: Int, to x1: Int) -> (pixels: UnsafeMutablePointer<UInt32>, table: UnsafePointer<UInt32>)?
+    /// As ``lookupRow(y:from:to:)`` for all of `rows` at once: the sink having done everything
+    /// before the first row's column `x0` and taking columns `x0..<x1` of every row as written
+    /// (CLinux_sweep_band_lookup_avx2 writes them all, a row with no runs as `table[0]`), the
+    /// first row's pixels, the pixels a row and the table. Nil (the default) to be asked row by row.
+    mutating func lookupRows(_ rows: Range<Int>, from x0: Int, to x1: Int)
+        -> (pixels: UnsafeMutablePointer<UInt32>, stride: Int, table: UnsafePointer<UInt32>)?
 }
 
 extension CoverageSink {
     mutating func rowsDone(before y: Int) {}
     var solidOverTarget: (pixels: UnsafeMutablePointer<UInt32>, stride: Int, color: UInt32)? { nil }
     mutating func lookupRow(y: Int, from x0: Int, to x1: Int) -> (pixels: UnsafeMutablePointer<UInt32>, table: UnsafePointer<UInt32>)? {
+        nil
+    }
+    mutating func lookupRows(_ rows: Range<Int>, from x0: Int, to x1: Int)
+        -> (pixels: UnsafeMutablePointer<UInt32>, stride: Int, table: UnsafePointer<UInt32>)? {
         nil
     }
 }
@@ -133,6 +143,9 @@ final class Rasterizer {
 
     /// Whether the AVX2 loops (CLinux) accumulate edges into a band's table of runs.
     var usesAVX2 = Kernels.hasAVX2
+    /// Whether a band's table of runs is gathered and swept in one CLinux call when the sink
+    /// takes whole AVX2 rows (off: row by row, for tests, the same pixels).
+    var sweepsWholeBands = true
 
     private var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
     private var subpathStart: Point?
@@ -422,6 +435,9 @@ final class Rasterizer {
                     column[row &* columns] = Cells(x0: x0, x1: x1)
                 }
             }
+            #if arch(x86_64)
+            if usesAVX2, sweepsWholeBands, sweepBand(rows, table: table, columns: columns, rule: rule, into: &sink) { return }
+            #endif
             for row in bandStart..<bandEnd {
                 let line = table + (row - bandStart) * columns
                 let count = gatherRuns(line, columns: columns)
@@ -466,6 +482,34 @@ final class Rasterizer {
             sweep(row: row, bandStart: bandStart, cellStride: cellStride, runs: rowRuns.base, count: rowRuns.count, rule: rule, into: &sink)
         }
     }
+
+    #if arch(x86_64)
+    /// Gathers and sweeps every row of the band's table of runs in one CLinux call, when the rows
+    /// go to an AVX2 sweep (the non-zero rule, plain sums, a sink that blends a solid colour or
+    /// takes whole rows from a table): the calls ``gatherRuns(_:columns:)`` and ``sweep`` make
+    /// for each row, without a call and the sink's checks a row. Returns false, having done
+    /// nothing, otherwise.
+    @inline(__always)
+    private func sweepBand<Sink: CoverageSink>(_ rows: Range<Int>, table: UnsafeMutablePointer<Cells>, columns: Int,
+                                               rule: FillRule, into sink: inout Sink) -> Bool {
+        guard rule == .winding, !makesWindingsWhole else { return false }
+        let cellStride = clip.width + 2
+        let runs = UnsafeMutableRawPointer(table).assumingMemoryBound(to: Int32.self)
+        var reachedRight: Int32
+        if let target = sink.solidOverTarget {
+            reachedRight = CLinux_sweep_band_solid_over_avx2(cellBase, cellStride, runs, columns, rows.count, Self.maximumSortedRuns,
+                                                             clip.width, target.pixels + rows.lowerBound * target.stride + clip.x,
+                                                             target.stride, target.stride - clip.x, target.color)
+        } else if let target = sink.lookupRows(rows, from: clip.x, to: clip.maxX) {
+            reachedRight = CLinux_sweep_band_lookup_avx2(cellBase, cellStride, runs, columns, rows.count, Self.maximumSortedRuns,
+                                                         clip.width, target.pixels + clip.x, target.stride, target.table)
+        } else {
+            return false
+        }
+        if reachedRight != 0 { endsOnWholeWinding = false }
+        return true
+    }
+    #endif
 
     /// Gathers one row's runs of the band's table (`columns` of them, x0 < 0 where an edge has
     /// none in the row) to the front of `line` in rank order and sorts them by first cell, or,
