@@ -419,7 +419,7 @@ static inline void CLinux_accumulate_edge_avx2(float *cells, long cellStride, lo
         const __m256 vy0 = _mm256_set1_ps(ey0), vy1 = _mm256_set1_ps(ey1), vDirection = _mm256_set1_ps(direction);
         const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), previous = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
         const __m256i oneI = _mm256_set1_epi32(1), threeI = _mm256_set1_epi32(3);
-        float a[8], b[8], two8[8], many8[8], ds8[8], last8[8];
+        float a[8], b[8], third8[8], two8[8], many8[8], ds8[8], last8[8];
         int32_t x0i8[8], x1i8[8], single8[8];
         while (row + 8 <= rowEnd) {
             __m256 rowEnds = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32((int)row + 1), lanes));
@@ -455,37 +455,60 @@ static inline void CLinux_accumulate_edge_avx2(float *cells, long cellStride, lo
             __m256 a1 = _mm256_mul_ps(s, _mm256_sub_ps(_mm256_set1_ps(1.5f), x0f));
             __m256 a2 = _mm256_add_ps(a1, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(_mm256_sub_epi32(x1i, x0i), threeI)), s));
             __m256 isSingle = _mm256_castsi256_ps(single);
+            __m256 dam = _mm256_mul_ps(d, am);
+            __m256 two = _mm256_mul_ps(d, _mm256_sub_ps(_mm256_sub_ps(one, a0), am));
             _mm256_storeu_ps(a, _mm256_blendv_ps(_mm256_mul_ps(d, a0), singleA, isSingle));
-            _mm256_storeu_ps(b, _mm256_blendv_ps(_mm256_mul_ps(d, am), dxmf, isSingle));
-            _mm256_storeu_ps(two8, _mm256_mul_ps(d, _mm256_sub_ps(_mm256_sub_ps(one, a0), am)));
-            _mm256_storeu_ps(many8, _mm256_mul_ps(d, _mm256_sub_ps(a1, a0)));
-            _mm256_storeu_ps(ds8, _mm256_mul_ps(d, s));
-            _mm256_storeu_ps(last8, _mm256_mul_ps(d, _mm256_sub_ps(_mm256_sub_ps(one, a2), am)));
             _mm256_storeu_si256((__m256i *)x0i8, x0i);
-            _mm256_storeu_si256((__m256i *)x1i8, x1i);
-            _mm256_storeu_si256((__m256i *)single8, single);
             int32_t *record = column + 2 * (row - bandStart) * columns;
-            for (int k = 0; k < 8; k++) {
-                int32_t c0 = x0i8[k], c1 = x1i8[k];
-                line[c0] += a[k];
-                if (single8[k]) {
-                    line[c0 + 1] += b[k];
-                    c1 = c0 + 1;
-                } else {
-                    if (c1 == c0 + 2) {
-                        line[c0 + 1] += two8[k];
-                    } else {
-                        line[c0 + 1] += many8[k];
-                        float ds = ds8[k];
-                        for (int32_t xi = c0 + 2; xi < c1 - 1; xi++) line[xi] += ds;
-                        line[c1 - 1] += last8[k];
-                    }
-                    line[c1] += b[k];
+            __m256i wide = _mm256_cmpgt_epi32(x1i, _mm256_add_epi32(x0i, _mm256_add_epi32(oneI, oneI)));
+            if (_mm256_testz_si256(wide, wide)) {
+                // Every row's part of the edge lies in at most three cells (a steep edge): the
+                // three are added without a branch, the third +0 in a row within one cell (which
+                // changes no sum; the cells keep a spare row's worth after the band).
+                _mm256_storeu_ps(b, _mm256_blendv_ps(two, dxmf, isSingle));
+                _mm256_storeu_ps(third8, _mm256_andnot_ps(isSingle, dam));
+                _mm256_storeu_si256((__m256i *)x1i8, _mm256_blendv_epi8(x1i, _mm256_add_epi32(x0i, oneI), single));
+#pragma clang loop unroll(full)
+                for (int k = 0; k < 8; k++) {
+                    float *cell = line + x0i8[k];
+                    cell[0] += a[k];
+                    cell[1] += b[k];
+                    cell[2] += third8[k];
+                    record[0] = x0i8[k];
+                    record[1] = x1i8[k];
+                    record += 2 * columns;
+                    line += cellStride;
                 }
-                record[0] = c0;
-                record[1] = c1;
-                record += 2 * columns;
-                line += cellStride;
+            } else {
+                _mm256_storeu_ps(b, _mm256_blendv_ps(dam, dxmf, isSingle));
+                _mm256_storeu_ps(two8, two);
+                _mm256_storeu_ps(many8, _mm256_mul_ps(d, _mm256_sub_ps(a1, a0)));
+                _mm256_storeu_ps(ds8, _mm256_mul_ps(d, s));
+                _mm256_storeu_ps(last8, _mm256_mul_ps(d, _mm256_sub_ps(_mm256_sub_ps(one, a2), am)));
+                _mm256_storeu_si256((__m256i *)x1i8, x1i);
+                _mm256_storeu_si256((__m256i *)single8, single);
+                for (int k = 0; k < 8; k++) {
+                    int32_t c0 = x0i8[k], c1 = x1i8[k];
+                    line[c0] += a[k];
+                    if (single8[k]) {
+                        line[c0 + 1] += b[k];
+                        c1 = c0 + 1;
+                    } else {
+                        if (c1 == c0 + 2) {
+                            line[c0 + 1] += two8[k];
+                        } else {
+                            line[c0 + 1] += many8[k];
+                            float ds = ds8[k];
+                            for (int32_t xi = c0 + 2; xi < c1 - 1; xi++) line[xi] += ds;
+                            line[c1 - 1] += last8[k];
+                        }
+                        line[c1] += b[k];
+                    }
+                    record[0] = c0;
+                    record[1] = c1;
+                    record += 2 * columns;
+                    line += cellStride;
+                }
             }
             top = bottom[7];
             xTop = xBottom[7];

@@ -127,11 +127,14 @@ final class Rasterizer {
     static let maximumRankedEdges = 256
 
     private let edges = ScratchArray<Edge>(capacity: 256)
-    /// The band's cells, after ``cellLeadIn`` cells that stay zero.
+    /// The band's cells, between ``cellLeadIn`` and ``cellTail`` cells that stay zero.
     private let accumulation = ScratchArray<Float>(capacity: 0)
     /// Cells of zeros before a band's first row: the AVX2 sweeps clear the end of a run with one
     /// store of eight cells, which may reach back over zeros before the row.
     private static let cellLeadIn = 8
+    /// Cells of zeros after a band's last row: the AVX2 accumulation adds +0 to the third cell
+    /// of a row whose part of an edge lies in one cell, up to two past the row's last.
+    private static let cellTail = 8
     /// The band's first cell.
     private var cellBase: UnsafeMutablePointer<Float> { accumulation.base + Self.cellLeadIn }
     private let rowHead = ScratchArray<Int32>(capacity: 64)
@@ -366,8 +369,8 @@ final class Rasterizer {
         // A clip taller than one band takes the most cells a band may have, whatever its width:
         // a narrower clip later (a tracked mask's partial update) then needs no bigger buffer.
         let bandCells = bandRows * cellStride
-        accumulation.ensureFilled(Self.cellLeadIn + (bandRows < clip.height ? max(bandCells, Self.maximumBandCells) : bandCells),
-                                  with: 0)
+        accumulation.ensureFilled(Self.cellLeadIn + (bandRows < clip.height ? max(bandCells, Self.maximumBandCells) : bandCells)
+                                  + Self.cellTail, with: 0)
         rowHead.reserve(bandRows)
         // The table of runs by rank, for a band of this clip's rows and at least 16 edges (every
         // rectangle, rotated image and simple shape), up to half the accumulation's bytes: sized
