@@ -132,8 +132,9 @@ final class Rasterizer {
     /// Cells of zeros before a band's first row: the AVX2 sweeps clear the end of a run with one
     /// store of eight cells, which may reach back over zeros before the row.
     private static let cellLeadIn = 8
-    /// Cells of zeros after a band's last row: the AVX2 accumulation adds +0 to the third cell
-    /// of a row whose part of an edge lies in one cell, up to two past the row's last.
+    /// Cells of zeros after a band's last row: the AVX2 accumulation adds +0 to cells past a
+    /// row's part of an edge (the third of a part in one cell, the rest of a group of eight),
+    /// up to five past the row's last.
     private static let cellTail = 8
     /// The band's first cell.
     private var cellBase: UnsafeMutablePointer<Float> { accumulation.base + Self.cellLeadIn }
