@@ -59,9 +59,14 @@ extension GraphicsContext {
 
     /// The outline of `userPath`'s stroke in user space, flattened finely enough that it stays
     /// within the rasterizer's flattening tolerance after the current transform. Reuses the
-    /// context's buffers.
+    /// context's buffers, and the last outline when nothing it depends on changed.
+    ///
+    /// The transform's scale is taken to single precision: a rotation's is 1 within a few ulps
+    /// that change with the angle, which made the tolerance differ every frame of a turning
+    /// shape and its outline be stroked again.
     func strokeOutline(of userPath: Path, strokeStart: Double = 0, strokeEnd: Double = 1) -> Path {
-        pathStroker.outline(of: userPath, style: strokeStyle, tolerance: Rasterizer.flatteningTolerance / max(1e-9, state.ctm.maximumScale),
-                            strokeStart: strokeStart, strokeEnd: strokeEnd)
+        let scale = Double(Float(state.ctm.maximumScale))
+        return pathStroker.outline(of: userPath, style: strokeStyle, tolerance: Rasterizer.flatteningTolerance / max(1e-9, scale),
+                                   strokeStart: strokeStart, strokeEnd: strokeEnd)
     }
 }

@@ -57,6 +57,16 @@ public struct Path: Hashable, Sendable {
         currentPoint = nil
     }
 
+    /// Becomes a copy of `other` in this path's own storage (kept and grown as needed), not
+    /// sharing `other`'s: a copy held on to does not make the owner of `other` copy it when it
+    /// next refills its storage.
+    mutating func copyContents(of other: Path) {
+        elements.removeAll(keepingCapacity: true)
+        elements.append(contentsOf: other.elements)
+        subpathStart = other.subpathStart
+        currentPoint = other.currentPoint
+    }
+
     /// Reserves room for `count` elements.
     public mutating func reserveCapacity(_ count: Int) { elements.reserveCapacity(count) }
 
