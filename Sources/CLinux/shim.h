@@ -436,7 +436,7 @@ static inline void CLinux_accumulate_edge_avx2(float *cells, long cellStride, lo
         const __m256 vy0 = _mm256_set1_ps(ey0), vy1 = _mm256_set1_ps(ey1), vDirection = _mm256_set1_ps(direction);
         const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), previous = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
         const __m256i oneI = _mm256_set1_epi32(1), threeI = _mm256_set1_epi32(3);
-        float a[8], b[8], third8[8], two8[8], many8[8], ds8[8], last8[8];
+        float a[8], b[8], two8[8], many8[8], ds8[8], last8[8];
         int32_t x0i8[8], x1i8[8], single8[8];
         while (row + 8 <= rowEnd) {
             __m256 rowEnds = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32((int)row + 1), lanes));
@@ -474,29 +474,47 @@ static inline void CLinux_accumulate_edge_avx2(float *cells, long cellStride, lo
             __m256 isSingle = _mm256_castsi256_ps(single);
             __m256 dam = _mm256_mul_ps(d, am);
             __m256 two = _mm256_mul_ps(d, _mm256_sub_ps(_mm256_sub_ps(one, a0), am));
-            _mm256_storeu_ps(a, _mm256_blendv_ps(_mm256_mul_ps(d, a0), singleA, isSingle));
-            _mm256_storeu_si256((__m256i *)x0i8, x0i);
+            __m256 first = _mm256_blendv_ps(_mm256_mul_ps(d, a0), singleA, isSingle);
             int32_t *record = column + 2 * (row - bandStart) * columns;
             __m256i wide = _mm256_cmpgt_epi32(x1i, _mm256_add_epi32(x0i, _mm256_add_epi32(oneI, oneI)));
             if (_mm256_testz_si256(wide, wide)) {
-                // Every row's part of the edge lies in at most three cells (a steep edge): the
-                // three are added without a branch, the third +0 in a row within one cell (which
-                // changes no sum; the cells keep a spare row's worth after the band).
-                _mm256_storeu_ps(b, _mm256_blendv_ps(two, dxmf, isSingle));
-                _mm256_storeu_ps(third8, _mm256_andnot_ps(isSingle, dam));
-                _mm256_storeu_si256((__m256i *)x1i8, _mm256_blendv_epi8(x1i, _mm256_add_epi32(x0i, oneI), single));
+                // Every row's part of the edge lies in at most three cells (a steep edge): each
+                // row's three values, and +0 for a fourth cell (+0 for the third too where the
+                // part lies in one cell), are added to its cells as one vector of four, and its
+                // run is stored as one pair. Adding +0 changes no sum; the cells keep spare ones
+                // after the band's last row.
+                __m256 second = _mm256_blendv_ps(two, dxmf, isSingle), third = _mm256_andnot_ps(isSingle, dam);
+                __m256 ab0 = _mm256_unpacklo_ps(first, second), ab1 = _mm256_unpackhi_ps(first, second);
+                __m256 c0 = _mm256_unpacklo_ps(third, _mm256_setzero_ps()), c1 = _mm256_unpackhi_ps(third, _mm256_setzero_ps());
+                // Rows 0 and 4, 1 and 5, 2 and 6, 3 and 7: (first, second, third, 0) in each half.
+                __m256 r04 = _mm256_shuffle_ps(ab0, c0, 0x44), r15 = _mm256_shuffle_ps(ab0, c0, 0xEE);
+                __m256 r26 = _mm256_shuffle_ps(ab1, c1, 0x44), r37 = _mm256_shuffle_ps(ab1, c1, 0xEE);
+                __m256i last = _mm256_blendv_epi8(x1i, _mm256_add_epi32(x0i, oneI), single);
+                // Rows 0, 1 | 4, 5 and 2, 3 | 6, 7: (first cell, last cell) pairs.
+                __m256i p0145 = _mm256_unpacklo_epi32(x0i, last), p2367 = _mm256_unpackhi_epi32(x0i, last);
+                __m128i pairs[4] = {_mm256_castsi256_si128(p0145), _mm256_castsi256_si128(p2367),
+                                    _mm256_extracti128_si256(p0145, 1), _mm256_extracti128_si256(p2367, 1)};
+                __m128 values[8] = {_mm256_castps256_ps128(r04), _mm256_castps256_ps128(r15),
+                                    _mm256_castps256_ps128(r26), _mm256_castps256_ps128(r37),
+                                    _mm256_extractf128_ps(r04, 1), _mm256_extractf128_ps(r15, 1),
+                                    _mm256_extractf128_ps(r26, 1), _mm256_extractf128_ps(r37, 1)};
 #pragma clang loop unroll(full)
                 for (int k = 0; k < 8; k++) {
-                    float *cell = line + x0i8[k];
-                    cell[0] += a[k];
-                    cell[1] += b[k];
-                    cell[2] += third8[k];
-                    record[0] = x0i8[k];
-                    record[1] = x1i8[k];
+                    __m128i pair = pairs[k >> 1];
+                    int32_t cell0 = k & 1 ? _mm_extract_epi32(pair, 2) : _mm_cvtsi128_si32(pair);
+                    float *cell = line + cell0;
+                    _mm_storeu_ps(cell, _mm_add_ps(_mm_loadu_ps(cell), values[k]));
+                    if (k & 1) {
+                        _mm_storeh_pd((double *)record, _mm_castsi128_pd(pair));
+                    } else {
+                        _mm_storel_pd((double *)record, _mm_castsi128_pd(pair));
+                    }
                     record += 2 * columns;
                     line += cellStride;
                 }
             } else {
+                _mm256_storeu_ps(a, first);
+                _mm256_storeu_si256((__m256i *)x0i8, x0i);
                 _mm256_storeu_ps(b, _mm256_blendv_ps(dam, dxmf, isSingle));
                 _mm256_storeu_ps(two8, two);
                 _mm256_storeu_ps(many8, _mm256_mul_ps(d, _mm256_sub_ps(a1, a0)));
