@@ -166,19 +166,28 @@ static inline uint32_t CLinux_winding_coverage(float w) {
     return (uint32_t)(int32_t)(v * 255.0f + 0.5f);
 }
 
+/// Rows of the lane masks CLinux_first_lanes reads.
+static const int32_t CLinux_lane_masks[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
+
+/// The first `n` (0...8) of eight 32-bit lanes set: one load, where comparing a broadcast count
+/// with the lane numbers took five instructions.
+__attribute__((target("avx2")))
+static inline __m256i CLinux_first_lanes(long n) {
+    return _mm256_loadu_si256((const __m256i *)(CLinux_lane_masks + 8 - n));
+}
+
 /// Eight cells of a run of cells ending at `end`, from column `x`: added onto the winding `*w`
 /// one after another, as the scalar sweep adds them (so every running sum is the same float;
 /// lanes past the run add zero, which changes no sum), cleared, and their coverages under the
 /// non-zero rule. The clearing store ends at the run's end at the latest (the next run's cells
 /// are not summed yet), and may reach back left of `x`, onto cells that are zero: `line` must
-/// have seven readable and writable cells before it.
+/// have seven readable and writable cells before it. `*runLanes` is set to the lanes inside the run.
 __attribute__((target("avx2")))
-static inline __m256i CLinux_run_coverage8_avx2(float *line, long x, long end, float *w) {
+static inline __m256i CLinux_run_coverage8_avx2(float *line, long x, long end, float *w, __m256i *runLanes) {
 #pragma STDC FP_CONTRACT OFF
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     long inRun = end - x + 1;
-    __m256i runLanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(inRun > 8 ? 8 : (int)inRun), lanes);
-    __m256 a = _mm256_maskload_ps(line + x, runLanes);
+    *runLanes = CLinux_first_lanes(inRun > 8 ? 8 : inRun);
+    __m256 a = _mm256_maskload_ps(line + x, *runLanes);
     float s0 = *w + a[0], s1 = s0 + a[1], s2 = s1 + a[2], s3 = s2 + a[3];
     float s4 = s3 + a[4], s5 = s4 + a[5], s6 = s5 + a[6], s7 = s6 + a[7];
     *w = s7;
@@ -226,7 +235,7 @@ __attribute__((target("avx2")))
 static inline int CLinux_sweep_row_solid_over_avx2(float *line, const int32_t *runs, long runCount, long width,
                                                    uint32_t *row, long room, uint32_t color) {
 #pragma STDC FP_CONTRACT OFF
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), full = _mm256_set1_epi32(255);
+    const __m256i full = _mm256_set1_epi32(255);
     const __m256i s = _mm256_set1_epi32((int)color);
     float w = 0;
     long gapStart = 0, i = 0;
@@ -242,8 +251,12 @@ static inline int CLinux_sweep_row_solid_over_avx2(float *line, const int32_t *r
         long x = start;
         for (; x <= visibleEnd; x += 8) {
             long visible = visibleEnd - x + 1;
-            __m256i visibleLanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(visible > 8 ? 8 : (int)visible), lanes);
-            __m256i c = _mm256_and_si256(CLinux_run_coverage8_avx2(line, x, end, &w), visibleLanes);
+            __m256i runLanes;
+            __m256i c = CLinux_run_coverage8_avx2(line, x, end, &w, &runLanes);
+            // Lanes past the run (source-over at coverage 0 keeps the pixel) and, in a run the
+            // clip cut, past the row's last column.
+            c = _mm256_and_si256(c, runLanes);
+            if (visibleEnd < end) c = _mm256_and_si256(c, CLinux_first_lanes(visible > 8 ? 8 : visible));
             if (_mm256_testz_si256(c, c)) continue;
             __m256i sc = CLinux_scale8_avx2(s, c);
             __m256i inv = _mm256_sub_epi32(full, _mm256_srli_epi32(sc, 24));
@@ -252,6 +265,7 @@ static inline int CLinux_sweep_row_solid_over_avx2(float *line, const int32_t *r
                 __m256i d = _mm256_loadu_si256((const __m256i *)p);
                 _mm256_storeu_si256((__m256i *)p, _mm256_add_epi32(sc, CLinux_scale8_avx2(d, inv)));
             } else {
+                __m256i visibleLanes = CLinux_first_lanes(visible > 8 ? 8 : visible);
                 __m256i d = _mm256_maskload_epi32((const int *)p, visibleLanes);
                 _mm256_maskstore_epi32((int *)p, visibleLanes, _mm256_add_epi32(sc, CLinux_scale8_avx2(d, inv)));
             }
@@ -308,7 +322,6 @@ __attribute__((target("avx2")))
 static inline int CLinux_sweep_row_lookup_avx2(float *line, const int32_t *runs, long runCount, long width,
                                                uint32_t *row, const uint32_t *table) {
 #pragma STDC FP_CONTRACT OFF
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     float w = 0;
     long gapStart = 0, i = 0;
     int reachedRight = 0;
@@ -322,15 +335,15 @@ static inline int CLinux_sweep_row_lookup_avx2(float *line, const int32_t *runs,
         long x = start;
         for (; x <= visibleEnd; x += 8) {
             long visible = visibleEnd - x + 1;
-            __m256i c = CLinux_run_coverage8_avx2(line, x, end, &w);
+            __m256i runLanes;
+            __m256i c = CLinux_run_coverage8_avx2(line, x, end, &w, &runLanes);
             __m256i p = _mm256_i32gather_epi32((const int *)table, c, 4);
             // Pixels right of the run get a value here that the next gap or run replaces; none
             // is written past the row's last column.
             if (x + 8 <= width) {
                 _mm256_storeu_si256((__m256i *)(row + x), p);
             } else {
-                __m256i visibleLanes = _mm256_cmpgt_epi32(_mm256_set1_epi32(visible > 8 ? 8 : (int)visible), lanes);
-                _mm256_maskstore_epi32((int *)(row + x), visibleLanes, p);
+                _mm256_maskstore_epi32((int *)(row + x), CLinux_first_lanes(visible > 8 ? 8 : visible), p);
             }
         }
         // Cells past the visible width still hold area.
