@@ -489,17 +489,22 @@ static inline void CLinux_accumulate_edge_avx2(float *cells, long cellStride, lo
             __m256 two = _mm256_mul_ps(d, _mm256_sub_ps(_mm256_sub_ps(one, a0), am));
             __m256 first = _mm256_blendv_ps(_mm256_mul_ps(d, a0), singleA, isSingle);
             int32_t *record = column + 2 * (row - bandStart) * columns;
-            __m256i wide = _mm256_cmpgt_epi32(x1i, _mm256_add_epi32(x0i, _mm256_add_epi32(oneI, oneI)));
+            __m256i wide = _mm256_cmpgt_epi32(x1i, _mm256_add_epi32(x0i, threeI));
             if (_mm256_testz_si256(wide, wide)) {
-                // Every row's part of the edge lies in at most three cells (a steep edge): each
-                // row's three values, and +0 for a fourth cell (+0 for the third too where the
-                // part lies in one cell), are added to its cells as one vector of four, and its
-                // run is stored as one pair. Adding +0 changes no sum; the cells keep spare ones
-                // after the band's last row.
-                __m256 second = _mm256_blendv_ps(two, dxmf, isSingle), third = _mm256_andnot_ps(isSingle, dam);
+                // Every row's part of the edge lies in at most four cells (a steep edge, or one
+                // up to two cells across a row): each row's values for its four cells, +0 past
+                // its part, are added to them as one vector, and its run is stored as one pair.
+                // Adding +0 changes no sum; the cells keep spare ones after the band's last row.
+                __m256 isTwo = _mm256_castsi256_ps(_mm256_cmpeq_epi32(x1i, _mm256_add_epi32(x0i, _mm256_add_epi32(oneI, oneI))));
+                __m256 isThree = _mm256_castsi256_ps(_mm256_cmpeq_epi32(x1i, _mm256_add_epi32(x0i, threeI)));
+                __m256 many = _mm256_mul_ps(d, _mm256_sub_ps(a1, a0));
+                __m256 beforeLast = _mm256_mul_ps(d, _mm256_sub_ps(_mm256_sub_ps(one, a2), am));
+                __m256 second = _mm256_blendv_ps(_mm256_blendv_ps(many, two, isTwo), dxmf, isSingle);
+                __m256 third = _mm256_andnot_ps(isSingle, _mm256_blendv_ps(beforeLast, dam, isTwo));
+                __m256 fourth = _mm256_and_ps(isThree, dam);
                 __m256 ab0 = _mm256_unpacklo_ps(first, second), ab1 = _mm256_unpackhi_ps(first, second);
-                __m256 c0 = _mm256_unpacklo_ps(third, _mm256_setzero_ps()), c1 = _mm256_unpackhi_ps(third, _mm256_setzero_ps());
-                // Rows 0 and 4, 1 and 5, 2 and 6, 3 and 7: (first, second, third, 0) in each half.
+                __m256 c0 = _mm256_unpacklo_ps(third, fourth), c1 = _mm256_unpackhi_ps(third, fourth);
+                // Rows 0 and 4, 1 and 5, 2 and 6, 3 and 7: (first, second, third, fourth) in each half.
                 __m256 r04 = _mm256_shuffle_ps(ab0, c0, 0x44), r15 = _mm256_shuffle_ps(ab0, c0, 0xEE);
                 __m256 r26 = _mm256_shuffle_ps(ab1, c1, 0x44), r37 = _mm256_shuffle_ps(ab1, c1, 0xEE);
                 __m256i last = _mm256_blendv_epi8(x1i, _mm256_add_epi32(x0i, oneI), single);
