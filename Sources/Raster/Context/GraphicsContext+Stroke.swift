@@ -63,9 +63,11 @@ extension GraphicsContext {
     ///
     /// The transform's scale is taken to single precision: a rotation's is 1 within a few ulps
     /// that change with the angle, which made the tolerance differ every frame of a turning
-    /// shape and its outline be stroked again.
+    /// shape and its outline be stroked again. A scale past single precision's range keeps its
+    /// double (its tolerance as before).
     func strokeOutline(of userPath: Path, strokeStart: Double = 0, strokeEnd: Double = 1) -> Path {
-        let scale = Double(Float(state.ctm.maximumScale))
+        let exact = state.ctm.maximumScale, rounded = Double(Float(exact))
+        let scale = rounded.isFinite ? rounded : exact
         return pathStroker.outline(of: userPath, style: strokeStyle, tolerance: Rasterizer.flatteningTolerance / max(1e-9, scale),
                                    strokeStart: strokeStart, strokeEnd: strokeEnd)
     }
