@@ -26,10 +26,13 @@
 // Clipping. Geometry is clipped in double precision before it becomes Float: edges wholly above
 // or below the clip are dropped, and the others keep their ends, in device rows, cut only at a
 // fixed window far outside any bitmap; only the rows inside the clip are accumulated. So a row's
-// coverage does not depend on where the clip starts or ends: a frame drawn as two bands of rows
-// (or damage rectangle by damage rectangle) has the pixels of one drawn whole. Left of the clip,
-// edges are split at the clip line and the outside part is moved onto it, so it still
-// contributes its full cover to column 0; right of the clip they are dropped. Non-finite points
+// coverage does not depend on where the clip's top or bottom is: a frame drawn as two bands of
+// rows has the pixels of one drawn whole. Left of the clip, edges are split at the clip line and
+// the outside part is moved onto it, so it still contributes its full cover to column 0; right of
+// the clip they are dropped. Columns are not exact yet: x is clip-local Float (its rounding
+// depends on the clip's left edge) and the cover left of the clip is summed onto column 0 in
+// another order, so a pixel can differ by 1 between clips with different left edges (a damage
+// rectangle against the whole frame; ClipIndependenceTests). Non-finite points
 // are dropped, so the buffers are only ever indexed inside [0, width + 1] × band rows.
 //
 // Memory. The accumulation buffer covers a band of rows of the clip's width (at most
