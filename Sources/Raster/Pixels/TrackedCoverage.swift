@@ -72,6 +72,10 @@ package final class TrackedCoverage {
     package init(width: Int, height: Int) throws(BitmapError) {
         mask = try AlphaMask(width: width, height: height)
         rasterizer.makesWindingsWhole = true
+        // A partial update's clip may be only the columns left of a ring's far side: in bands of
+        // a full-width 1080p band's rows, not of a hundred or more, the edges of the ring's near
+        // side fill enough of each band for the table of runs.
+        rasterizer.maximumBandRows = 34
         current = CoverageRows(rows: height)
         next = CoverageRows(rows: height)
         spare = CoverageRows(rows: height)

@@ -360,6 +360,10 @@ final class Rasterizer {
 
     /// Rows per band for the current clip (set by ``prepare()``).
     private var bandRows = 1
+    /// The most rows in one band, however narrow the clip (set by the owner). A narrow clip
+    /// otherwise makes tall bands, whose short edges cover too little of them for the table of
+    /// runs: each run is linked into its row's list instead.
+    var maximumBandRows = Int.max
 
     /// Sizes the buffers for the clip and returns the rows the edges touch, or `nil` for none.
     private func prepare() -> Range<Int>? {
@@ -369,7 +373,7 @@ final class Rasterizer {
         let endRow = min(clip.maxY, Int(maxY.rounded(.up)))
         guard endRow > firstRow else { return nil }
         // Sized by the clip, not the shape, so a growing shape does not regrow the buffer each frame.
-        bandRows = max(1, min(clip.height, Self.maximumBandCells / cellStride))
+        bandRows = max(1, min(clip.height, Self.maximumBandCells / cellStride, maximumBandRows))
         // A clip taller than one band takes the most cells a band may have, whatever its width:
         // a narrower clip later (a tracked mask's partial update) then needs no bigger buffer.
         let bandCells = bandRows * cellStride
