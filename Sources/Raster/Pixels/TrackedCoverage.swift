@@ -393,16 +393,22 @@ package final class TrackedCoverage {
             let y = min(ya, yb)
             var rowEndA = i, rowEndB = j
             while rowEndA < old.upperBound && Int(a[rowEndA].y) == y { rowEndA += 1 }
-            while rowEndB < new.upperBound && Int(b[rowEndB].y) == y { rowEndB += 1 }
+            var ie = rowEndA, je: Int
+            if let carried {
+                // The same records, in the same order, end both rows: the new row's from the
+                // first at or right of the cut (records come in order of x).
+                let cut = carried[y - firstRow]
+                while rowEndB < new.upperBound && Int(b[rowEndB].y) == y && b[rowEndB].x < cut { rowEndB += 1 }
+                je = rowEndB
+                while rowEndB < new.upperBound && Int(b[rowEndB].y) == y { rowEndB += 1 }
+                ie = max(i, ie - (rowEndB - je))
+            } else {
+                while rowEndB < new.upperBound && Int(b[rowEndB].y) == y { rowEndB += 1 }
+                je = rowEndB
+            }
             defer {
                 i = rowEndA
                 j = rowEndB
-            }
-            var ie = rowEndA, je = rowEndB
-            if let carried {
-                // The same records, in the same order, end both rows.
-                let cut = carried[y - firstRow]
-                while je > j && ie > i && b[je - 1].x >= cut { ie -= 1; je -= 1 }
             }
             // Common prefix and suffix of the two rows' records.
             let na = ie - i, nb = je - j
