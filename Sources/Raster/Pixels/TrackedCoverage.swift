@@ -347,6 +347,9 @@ package final class TrackedCoverage {
             cursors[f] = i
             while i < end && Int(records[i].y) == y {
                 let record = records[i]
+                // The row's records come in order of x: the rest lie right of the changed
+                // columns (a ring's far side), and the next row's search steps over them.
+                if Int(record.x) >= hi { break }
                 i += 1
                 let x0 = max(lo, Int(record.x)), x1 = min(hi, Int(record.x) + Int(record.count))
                 guard x0 < x1 else { continue }
