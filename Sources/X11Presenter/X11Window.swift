@@ -306,16 +306,16 @@ public final class X11Window {
             return nil
         }
         guard !watch.isLost, !isClosed, !isDestroyed else { return nil }
-        // Whether the last present is still waiting decides whether this one may be shown at
-        // once: read the completion if it has arrived (a late frame's usually has).
-        if scheduler.hasUnfinishedPresent { readArrivedEvents() }
         keepPresentsInOrder(scheduler, atMSC: msc)
         return scheduler.present(damage: damage, atMSC: msc, lateAtOnce: vblanksAreCounted)
     }
 
-    /// Waits for the unfinished present's completion when a present for `msc` could be shown
-    /// at the same vblank, and so before it (see ``PresentScheduler/mayOvertakeUnfinishedPresent(atMSC:)``).
+    /// Reads the last present's completion if it has arrived (a late frame's usually has), then
+    /// waits for it when a present for `msc` could be shown at the same vblank, and so before it
+    /// (see ``PresentScheduler/mayOvertakeUnfinishedPresent(atMSC:)``). Whether the last present
+    /// is still waiting also decides whether this one may be shown at once.
     private func keepPresentsInOrder(_ scheduler: PresentScheduler, atMSC msc: UInt64) {
+        if scheduler.hasUnfinishedPresent { readArrivedEvents() }
         guard scheduler.mayOvertakeUnfinishedPresent(atMSC: msc) else { return }
         waitForServer { !scheduler.hasUnfinishedPresent } onTimeout: {
             scheduler.forgetUnfinishedPresent()
@@ -359,7 +359,6 @@ public final class X11Window {
     public func present(damage: [IntRect]) {
         guard !watch.isLost, !isClosed, !isDestroyed else { return }
         if let scheduler {
-            if scheduler.hasUnfinishedPresent { readArrivedEvents() }
             keepPresentsInOrder(scheduler, atMSC: 0)
             _ = scheduler.present(damage: damage, atMSC: 0)
             return

@@ -55,6 +55,17 @@ extension X11WindowTests {
         }
     }
 
+    /// Reads `window`'s events into `events` until the present `serial` has completed (a bounded
+    /// poll of up to five seconds, not a timing).
+    func awaitCompletion(of serial: UInt32?, on window: X11Window, _ events: inout [WindowEvent]) {
+        for _ in 0..<250 {
+            window.processEvents(into: &events)
+            if events.contains(where: { if case let .presented(s, _, _) = $0, s == serial { true } else { false } }) { return }
+            var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 20)
+        }
+    }
+
     /// The refresh fitted to NotifyMSC vblanks is within 0.1 % of the server's rate.
     @Test(arguments: [30, 60, 144])
     func fittedRefreshMatchesTheServer(fps: Int) throws {
@@ -156,14 +167,7 @@ extension X11WindowTests {
         let client = try X11TestClient(displayName: server.display)
         let red: UInt32 = 0xFFFF_0000, blue: UInt32 = 0xFF00_00FF
         var events: [WindowEvent] = []
-        func awaitPresented(_ serial: UInt32?) {
-            for _ in 0..<250 {
-                window.processEvents(into: &events)
-                if events.contains(where: { if case let .presented(s, _, _) = $0, s == serial { true } else { false } }) { return }
-                var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&fd, 1, 20)
-            }
-        }
+        func awaitPresented(_ serial: UInt32?) { awaitCompletion(of: serial, on: window, &events) }
         var frame = window.acquireFrameBuffer()
         frame.clear(to: red)
         awaitPresented(window.present(damage: [frame.bounds], atMSC: 0))
@@ -376,14 +380,7 @@ extension X11WindowTests {
         defer { window.close(); server.stop() }
         let client = try X11TestClient(displayName: server.display)
         var events: [WindowEvent] = []
-        func awaitPresented(_ serial: UInt32?) {
-            for _ in 0..<250 {
-                window.processEvents(into: &events)
-                if events.contains(where: { if case let .presented(s, _, _) = $0, s == serial { true } else { false } }) { return }
-                var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&fd, 1, 20)
-            }
-        }
+        func awaitPresented(_ serial: UInt32?) { awaitCompletion(of: serial, on: window, &events) }
         let background: UInt32 = 0xFF20_2020
         var frame = window.acquireFrameBuffer()
         frame.clear(to: background)
