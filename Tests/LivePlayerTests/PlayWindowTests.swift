@@ -115,8 +115,43 @@ private let server = WindowHarness.Server()
         #expect(player.standardOutput.contains("play 200x50 window"))
     }
 
-    /// space draws a frame at once, so the overlay's last lines say playing or paused: with
-    /// media time held (p) nothing else draws, and the overlay kept showing the state before.
+    /// A key that changes what a playing animation shows (l here) leaves the frame to the link's
+    /// next tick: Present shows one frame a vblank, and a frame drawn between ticks took the next
+    /// tick's vblank, so the link counted that tick as dropped (a burst of keys while playing
+    /// counted a drop for every two or three). Every frame of the run is then a tick's.
+    @Test func keysWhilePlayingWaitForTheNextTick() throws {
+        let file = PlayerProcess.temporaryPath("square-burst.json")
+        let stats = PlayerProcess.temporaryPath("burst-stats.json")
+        try Data(Self.json.utf8).write(to: URL(fileURLWithPath: file))
+        defer {
+            try? FileManager.default.removeItem(atPath: file)
+            try? FileManager.default.removeItem(atPath: stats)
+        }
+        let (player, client, window) = try harness.launch(["play", file, "--size", "200x50", "--no-overlay", "--stats", stats],
+                                                          title: "live-player: play")
+        defer { player.kill(SIGKILL) }
+        let prefix = "live-player:   shows "
+        func traced() -> Int { player.standardError.split(separator: "\n").filter { $0.hasPrefix(prefix) }.count }
+        var seen = Set<Int>()
+        #expect(PlayerProcess.eventually(timeout: 30) { if let x = Self.squareLeft(client, window) { seen.insert(x) }; return seen.count >= 3 },
+                "the animation does not play; stderr: \(player.standardError)")
+        // An even number of l: looping again at the end, so the link ticks throughout.
+        for _ in 0..<20 { client.send(.l, toWindow: window) }
+        client.sync()
+        #expect(PlayerProcess.eventually(timeout: 30) { traced() == 20 }, "stderr: \(player.standardError)")
+        client.send(.q, toWindow: window)
+        #expect(player.wait(timeout: 30) == 0, "stderr: \(player.standardError)")
+
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stats))) as? [String: Any])
+        let frames = try #require(json["frames"] as? [[String: Any]])
+        #expect(frames.count >= 3)
+        let untimely = frames.filter { $0["tickTimestamp"] == nil }.compactMap { $0["index"] as? Int }
+        #expect(untimely.isEmpty, "frames drawn between the link's ticks: \(untimely)")
+    }
+
+    /// space draws a frame (at the next vblank), so the overlay's last lines say playing or
+    /// paused: with media time held (p) nothing else draws, and the overlay kept showing the
+    /// state before.
     /// 400x600 puts the composition (scaled 2) below the overlay: the square is 20 pixels wide,
     /// its left edge at 20 x frame on row 300 when the frame is whole.
     @Test func spaceShowsPlayingOrPausedInTheOverlay() throws {
@@ -138,7 +173,7 @@ private let server = WindowHarness.Server()
 
         #expect(PlayerProcess.eventually { image() != nil })
         client.send(.p, toWindow: window)
-        // A step draws its whole frame at once; on screen, nothing else draws while p holds time.
+        // A step draws its whole frame; on screen, nothing else draws while p holds time.
         let stepped = try #require(press(.rightArrow))
         let frame = try #require(Int(stepped.split(separator: " ")[1]))
         let left = 20 * frame

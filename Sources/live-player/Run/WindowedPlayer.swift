@@ -32,6 +32,9 @@ final class WindowedPlayer: FrameSource {
     private var firstFrameWall: Double?
     private var lastFrameWall = 0.0
     private var deliversTick = true
+    /// A frame a key asked for, left to the link's next tick; true when that frame counts as a
+    /// tick even with media time paused (a step).
+    private var requestedFrame: Bool?
     private var clock: PlayerClock
     /// The log index each recent frame (by link frame index) is written at, for its shown vblank.
     private var logIndices = [(frame: Int, log: Int)](repeating: (-1, -1), count: 16)
@@ -152,7 +155,7 @@ final class WindowedPlayer: FrameSource {
     }
 
     private func frameDue(now: Double) -> Double {
-        if pipeline.hasPendingRedraw { return now }
+        if pipeline.hasPendingRedraw || requestedFrame != nil { return now }
         guard !timeline.isPaused else { return .infinity }
         let due = pipeline.nextFrameTime
         guard due.isFinite else { return due < 0 ? now : .infinity }
@@ -165,7 +168,8 @@ final class WindowedPlayer: FrameSource {
         if firstFrameWall == nil { firstFrameWall = CACurrentMediaTime() }
         timeline.sync(toClock: frame.targetTimestamp)
         // A redraw while paused shows the same media time: no tick for scenes that count them.
-        deliversTick = !timeline.isPaused
+        deliversTick = !timeline.isPaused || requestedFrame == true
+        requestedFrame = nil
         logIndices[frame.frameIndex % logIndices.count] = (frame.frameIndex, pipeline.log.count)
         pipeline.noteTick(FrameTick(timestamp: frame.timestamp, time: link.clock.now(), vblankUST: host.tickingVblank?.time))
         return timeline.time
@@ -189,8 +193,17 @@ final class WindowedPlayer: FrameSource {
         }
     }
 
-    /// Draws the frame at the current media time now (a step, a screenshot before any frame).
-    private func render(deliversTick: Bool) {
+    /// Shows the frame at the current media time (a step, a transport key) at the link's next
+    /// tick, which a paused link then makes at the next vblank. Not at once: Present shows one
+    /// frame a vblank, so a frame drawn between ticks took the vblank of the next one, which then
+    /// came a vblank late and counted as dropped (a burst of keys while playing counted a drop for
+    /// every two or three), and the link fell back to its timer when the wait was long.
+    private func requestFrame(deliversTick: Bool) {
+        requestedFrame = (requestedFrame ?? false) || deliversTick
+    }
+
+    /// Draws the frame at the current media time now, outside the link's ticks.
+    private func drawNow(deliversTick: Bool) {
         self.deliversTick = deliversTick
         host.drawFrame(at: timeline.time)
     }
@@ -254,7 +267,7 @@ final class WindowedPlayer: FrameSource {
         case .rightArrow:
             guard timeline.isPaused else { return }
             timeline.step(by: options.frameRate.interval)
-            render(deliversTick: true)
+            requestFrame(deliversTick: true)
         case .s:
             timeline.sync(toClock: link.clock.now())
             timeline.isSlow.toggle()
@@ -278,7 +291,7 @@ final class WindowedPlayer: FrameSource {
 
     /// The play scene's keys: space pauses and resumes the animation (not media time, which p
     /// pauses), Left and Right step one of its frames, Home and End show the first and last,
-    /// l toggles looping. A step draws its frame at once, even with the link idle.
+    /// l toggles looping. Each shows its frame at the next vblank, even with the link idle.
     private func handleTransport(_ key: Key, _ transport: any TransportControls) -> Bool {
         switch key {
         case .space:
@@ -286,18 +299,18 @@ final class WindowedPlayer: FrameSource {
             transport.togglePause()
             // Paused, the link draws nothing more: without this frame the overlay would keep
             // saying playing, at a frame up to a quarter of a second old.
-            render(deliversTick: false)
+            requestFrame(deliversTick: false)
         case .rightArrow, .leftArrow:
             catchUp()
             transport.step(by: key == .rightArrow ? 1 : -1)
-            render(deliversTick: false)
+            requestFrame(deliversTick: false)
         case .home, .end:
             catchUp()
             transport.seek(toEnd: key == .end)
-            render(deliversTick: false)
+            requestFrame(deliversTick: false)
         case .l:
             transport.isLooping.toggle()
-            render(deliversTick: false)
+            requestFrame(deliversTick: false)
         default:
             return false
         }
@@ -317,8 +330,12 @@ final class WindowedPlayer: FrameSource {
             screenshotCount += 1
             path = "live-player-\(pipeline.kind.rawValue)-\(screenshotCount).png"
         }
-        // A key pressed before the first frame still saves the scene, not an empty bitmap.
-        if pipeline.lastRendered == nil { render(deliversTick: false) }
+        // A key pressed before the first frame still saves the scene, not an empty bitmap, and
+        // a key's frame not drawn yet (a step, then c) is in the screenshot.
+        if pipeline.lastRendered == nil || requestedFrame != nil {
+            drawNow(deliversTick: requestedFrame ?? false)
+            requestedFrame = nil
+        }
         if writeScreenshot(pipeline.lastRendered ?? pipeline.sceneBitmap, to: path) {
             print("screenshot: \(path)")
             fflush(nil)  // stdout may be a pipe or file: show the path now
