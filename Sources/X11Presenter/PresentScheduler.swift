@@ -22,11 +22,11 @@ import Raster
 /// holds the newest frame, and each present first sends the pixmap what it lacks with `XPutImage`:
 /// the damage, and what changed while it was away.
 ///
-/// Each event read costs allocations in the libraries (libxcb mallocs every event it reads), so a
-/// frame's loop reads one Present event: a vblank asked for while a frame is queued for that very
-/// vblank is answered by that frame's `CompleteNotify` (no `NotifyMSC` is sent), and the events
-/// come from a libxcb special event queue, decoded in place, rather than through Xlib's
-/// generic-event cookies (which add a node per event in libX11 and a decoded copy in libXpresent).
+/// A frame's loop reads one Present event: a vblank asked for while a frame is queued for that
+/// very vblank is answered by that frame's `CompleteNotify` (no `NotifyMSC` is sent). The events
+/// come on a connection of their own (``PresentEventConnection``), read into memory allocated
+/// once: through libxcb (or Xlib's generic-event cookies, which add a node in libX11 and a decoded
+/// copy in libXpresent) each would cost allocations.
 final class PresentScheduler {
     /// How frames reach the ring's pixmaps.
     enum Upload: Equatable {
@@ -46,13 +46,12 @@ final class PresentScheduler {
     private let depth: Int32
     private let watch: ConnectionWatch
     let opcode: Int32
-    private let eventID: XID
-    /// libxcb's queue of this window's Present events (`xcb_special_event_t`); nil once closed.
-    private var eventQueue: OpaquePointer?
-    /// How many events libxcb has put in `eventQueue` (it counts them under its lock, on
-    /// whichever call read the socket), against how many were taken.
-    private let eventsQueued = UnsafeMutablePointer<UInt32>.allocate(capacity: 1)
-    private var eventsTaken: UInt32 = 0
+    /// Where this window's completions arrive (its owner opens and closes it).
+    private let events: PresentEventConnection
+    /// Whether the event connection was lost: no completion or vblank will come any more.
+    private(set) var eventsLost = false
+    /// How many Present events were read.
+    private(set) var eventsRead = 0
     /// The presents whose completions answer vblank requests, oldest first: each was queued for
     /// the vblank asked for, so no `NotifyMSC` was sent. Every request is answered, as a
     /// `NotifyMSC` would be, not only the last: while the timer stands in for vblanks that
@@ -124,8 +123,8 @@ final class PresentScheduler {
 
     /// Sets up Present on `window`, its frames reaching the pixmaps by `upload`. The caller
     /// checked ``unavailability(_:)``.
-    init(display: OpaquePointer, watch: ConnectionWatch, window: Window, visual: UnsafeMutablePointer<Visual>, depth: Int32,
-         width: Int, height: Int, upload: Upload) throws(SharedMemoryImage.Failure) {
+    init(display: OpaquePointer, watch: ConnectionWatch, window: Window, events: PresentEventConnection,
+         visual: UnsafeMutablePointer<Visual>, depth: Int32, width: Int, height: Int, upload: Upload) throws(SharedMemoryImage.Failure) {
         var opcode: Int32 = 0, eventBase: Int32 = 0, errorBase: Int32 = 0
         _ = XPresentQueryExtension(display, &opcode, &eventBase, &errorBase)
         var major: Int32 = 0, minor: Int32 = 0
@@ -136,18 +135,9 @@ final class PresentScheduler {
         self.watch = watch
         self.opcode = opcode
         self.upload = upload
+        self.events = events
         if upload == .putImage { uploadGC = XCreateGC(display, window, 0, nil) }
-        // Completions only: presents are copies, freed by their completion (no IdleNotify).
-        eventID = XPresentSelectInput(display, window, UInt32(PresentCompleteNotifyMask))
-        // No event can come before a present or NotifyMSC is sent, so none reaches Xlib's queue.
-        eventsQueued.initialize(to: 0)
-        eventQueue = CX11_RegisterPresentEvents(display, UInt32(truncatingIfNeeded: eventID), eventsQueued)
         region = XFixesCreateRegion(display, nil, 0)
-        guard eventQueue != nil else {
-            XFixesDestroyRegion(display, region)
-            if let uploadGC { XFreeGC(display, uploadGC) }
-            throw .unavailable("libxcb made no queue for Present's events")
-        }
         rectangles.reserveCapacity(64)
         vblankStandIns.reserveCapacity(Self.standInLimit)
         try makeRing(visual: visual, width: width, height: height)
@@ -160,17 +150,14 @@ final class PresentScheduler {
         if !watch.isLost {
             XFixesDestroyRegion(display, region)
             if let uploadGC { XFreeGC(display, uploadGC) }
-            if let eventQueue { CX11_UnregisterPresentEvents(display, eventQueue) }
         }
         uploadGC = nil
-        eventQueue = nil
+        isClosed = true
     }
 
-    deinit {
-        releaseRing()
-        // libxcb writes the count only while the queue is registered.
-        if eventQueue == nil { eventsQueued.deallocate() }
-    }
+    private var isClosed = false
+
+    deinit { releaseRing() }
 
     /// Replaces the ring with one of the new size (the old pixmaps must be idle or abandoned).
     func resize(visual: UnsafeMutablePointer<Visual>, width: Int, height: Int) throws(SharedMemoryImage.Failure) {
@@ -361,24 +348,26 @@ final class PresentScheduler {
         XCopyArea(display, ring[newest].pixmap, window, gc, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), Int32(r.x), Int32(r.y))
     }
 
-    /// Whether Present events read from the socket wait in libxcb's queue (no longer signalled
-    /// by the connection's descriptor). Reads nothing.
-    var hasQueuedEvents: Bool { eventQueue != nil && !watch.isLost && eventsTaken != eventsQueued.pointee }
-
-    /// Appends the window's Present events that libxcb has read (this reads nothing from the
-    /// socket: Xlib's calls do, and libxcb puts Present's events aside for this) to `events`: ``WindowEvent/vblank(_:)``
+    /// Appends the window's Present events that have arrived (reading the event connection's
+    /// socket until it has no more, without blocking) to `events`: ``WindowEvent/vblank(_:)``
     /// for a `NotifyMSC`, ``WindowEvent/presented(serial:timing:skipped:)`` for a present, followed
     /// by ``WindowEvent/vblank(_:)`` when that present answers a vblank asked for. A present's
-    /// completion also frees its pixmap.
+    /// completion also frees its pixmap. When the event connection is lost, ``eventsLost`` turns
+    /// true and every pixmap is taken back, as nothing will free them any more.
     func readEvents(into events: inout [WindowEvent]) {
-        guard let eventQueue, !watch.isLost else { return }
+        guard !isClosed, !eventsLost, !watch.isLost else { return }
         var event = CX11_PresentEvent()
-        while eventsTaken != eventsQueued.pointee {
-            guard CX11_PollPresentEvent(display, eventQueue, &event) != 0 else {
-                eventsTaken = eventsQueued.pointee
-                break
+        while true {
+            switch self.events.next(&event) {
+            case .event: eventsRead += 1
+            case .none: return
+            case .lost:
+                eventsLost = true
+                abandonBusyBuffers()
+                unfinished = nil
+                vblankStandIns.removeAll(keepingCapacity: true)
+                return
             }
-            eventsTaken &+= 1
             guard event.evtype == XCB_PRESENT_COMPLETE_NOTIFY, event.window == UInt32(truncatingIfNeeded: window) else { continue }
             let timing = PresentTiming(ust: event.ust, msc: event.msc)
             latestMSC = max(latestMSC, event.msc)

@@ -108,9 +108,11 @@ public final class X11Window {
         _ = line.withCString { write(2, $0, strlen($0)) }
     }
 
-    /// The X connection's file descriptor: readable when events may be waiting. Wait on it
-    /// together with the display link's deadline, then call ``processEvents(into:)``.
-    public var connectionFileDescriptor: Int32 { CX11_ConnectionNumber(display) }
+    /// A file descriptor that is readable when events may be waiting. Wait on it together with
+    /// the display link's deadline, then call ``processEvents(into:)``. It is the X connection's
+    /// socket, or with Present (see ``presentation``) an epoll descriptor that is readable when
+    /// that socket or the one Present's events arrive on is. It stays the same until ``close()``.
+    public var connectionFileDescriptor: Int32 { readiness >= 0 ? readiness : CX11_ConnectionNumber(display) }
     /// Whether the server has gone away; the window can show nothing more. The window reports
     /// it once as ``WindowEvent/connectionLost``.
     public var isConnectionLost: Bool { watch.isLost }
@@ -139,6 +141,10 @@ public final class X11Window {
     /// The keycode whose release was dropped as half of an auto-repeat pair.
     private var repeatingKeycode: UInt32?
     private var scheduler: PresentScheduler?
+    /// With Present: the connection its events arrive on.
+    private var presentEvents: PresentEventConnection?
+    /// With Present: an epoll set of both connections' sockets (see ``connectionFileDescriptor``).
+    private var readiness: Int32 = -1
 
     /// Opens the display, picks a TrueColor visual, and maps a window with a frame buffer.
     ///
@@ -152,9 +158,13 @@ public final class X11Window {
         guard let requested, !requested.isEmpty else { throw .noDisplayNamed }
         guard let display = XOpenDisplay(requested) else { throw .cannotOpenDisplay(requested) }
         let name = String(cString: XDisplayString(display))
+        // Opened before the interrupter is given the connections: until both are open, a server
+        // that stops answering holds the set-up here as in XOpenDisplay (see
+        // ConnectionInterrupter.isAttached), and once both are, interrupting ends every wait.
+        let presentEvents = configuration.usesPresent ? PresentEventConnection(displayName: name) : nil
         watch.install(on: display)
         interrupter = configuration.interrupter
-        interrupter?.attach(CX11_ConnectionNumber(display))
+        interrupter?.attach(CX11_ConnectionNumber(display), events: presentEvents?.descriptor ?? -1)
 
         let screen = CX11_DefaultScreen(display)
         guard let (visual, depth) = Self.trueColorVisual(display, screen: screen) else {
@@ -218,10 +228,12 @@ public final class X11Window {
         if configuration.usesPresent, !watch.isLost {
             if let reason = PresentScheduler.unavailability(display) {
                 presentation = .blit(reason: reason)
-            } else {
+            } else if !Self.selectPresentEvents(presentEvents, of: window, on: display, watch: watch) {
+                presentation = .blit(reason: "no connection for Present's events")
+            } else if let presentEvents {
                 let frame = Self.frameSize(forWindowWidth: width, height: height)
                 func makeScheduler(_ upload: PresentScheduler.Upload) throws(SharedMemoryImage.Failure) -> PresentScheduler {
-                    try PresentScheduler(display: display, watch: watch, window: window, visual: visual, depth: depth,
+                    try PresentScheduler(display: display, watch: watch, window: window, events: presentEvents, visual: visual, depth: depth,
                                          width: frame.width, height: frame.height, upload: upload)
                 }
                 // Without MIT-SHM (a remote display) the pixmaps are filled with XPutImage.
@@ -239,8 +251,51 @@ public final class X11Window {
                 if scheduler != nil { presentation = .present }
             }
         }
+        if let presentEvents {
+            if let scheduler {
+                readiness = CX11_MakeReadiness(CX11_ConnectionNumber(display), presentEvents.descriptor)
+                if readiness >= 0 {
+                    self.presentEvents = presentEvents
+                } else {
+                    scheduler.close()
+                    self.scheduler = nil
+                    presentation = .blit(reason: "no epoll set for Present's events (\(String(cString: strerror(errno))))")
+                }
+            }
+            if self.presentEvents == nil {
+                interrupter?.detachEvents()
+                presentEvents.close()
+            }
+        }
         XMapWindow(display, window)
         XFlush(display)
+    }
+
+    /// Selects the window's Present events on `events`, once the server has made the window
+    /// (requests on two connections have no order between them).
+    private static func selectPresentEvents(_ events: PresentEventConnection?, of window: Window, on display: OpaquePointer,
+                                            watch: ConnectionWatch) -> Bool {
+        guard let events else { return false }
+        XSync(display, 0)
+        return !watch.isLost && events.select(window: UInt(window))
+    }
+
+    /// Closes the connection of Present's events, after taking its socket out of the epoll set
+    /// and from the interrupter (its number may be reused at once).
+    private func closePresentEvents() {
+        guard let presentEvents else { return }
+        if readiness >= 0 { CX11_RemoveFromReadiness(readiness, presentEvents.descriptor) }
+        interrupter?.detachEvents()
+        presentEvents.close()
+        self.presentEvents = nil
+    }
+
+    /// Presenting stops: frames are blitted at once from now on.
+    private func stopPresent(reason: String) {
+        scheduler?.close()
+        scheduler = nil
+        closePresentEvents()
+        presentation = .blit(reason: reason)
     }
 
     deinit { close() }
@@ -254,6 +309,7 @@ public final class X11Window {
             waitForCompletion()
             scheduler?.close()
             scheduler = nil
+            closePresentEvents()
             image = PlaceholderImage.shared
             XFreeGC(display, gc)
             if !isDestroyed { XDestroyWindow(display, window) }
@@ -262,6 +318,11 @@ public final class X11Window {
         // connection without an X call).
         image = PlaceholderImage.shared
         scheduler = nil
+        closePresentEvents()
+        if readiness >= 0 {
+            Glibc.close(readiness)
+            readiness = -1
+        }
         ErrorTrap.forget(window: windowID, on: display)
         // On a lost connection Xlib only frees its memory here; it sends nothing. Until it has
         // closed the socket, an interrupter may still end a wait in its final XSync.
@@ -287,7 +348,9 @@ public final class X11Window {
                 scheduler.abandonBusyBuffers()
                 return "no Present completion from the server within \(Int(completionTimeout * 1000)) ms; reusing a pixmap"
             }
-            if scheduler.size != Self.frameSize(forWindowWidth: width, height: height), !watch.isLost, !isClosed { resizeRing(scheduler) }
+            if self.scheduler === scheduler, scheduler.size != Self.frameSize(forWindowWidth: width, height: height), !watch.isLost, !isClosed {
+                resizeRing(scheduler)
+            }
             if let scheduler = self.scheduler { return scheduler.acquire() }
         }
         waitForCompletion()
@@ -307,6 +370,8 @@ public final class X11Window {
         }
         guard !watch.isLost, !isClosed, !isDestroyed else { return nil }
         keepPresentsInOrder(scheduler, atMSC: msc)
+        // Present stopped meanwhile: the frame was drawn into a pixmap that is gone.
+        guard self.scheduler === scheduler else { return nil }
         return scheduler.present(damage: damage, atMSC: msc, lateAtOnce: vblanksAreCounted)
     }
 
@@ -330,7 +395,27 @@ public final class X11Window {
             XNextEvent(display, &event)
             if let translated = translate(&event) { pending.append(translated) }
         }
-        scheduler?.readEvents(into: &pending)
+        readPresentEvents(into: &pending)
+    }
+
+    /// Appends the Present events that have arrived. When their connection was lost while the
+    /// window's own is not (another client killed it), Present stops and frames are blitted: no
+    /// completion would free a pixmap, no vblank would come. When the server went away, the
+    /// window's connection reports it.
+    private func readPresentEvents(into events: inout [WindowEvent]) {
+        guard let scheduler else { return }
+        scheduler.readEvents(into: &events)
+        guard scheduler.eventsLost else { return }
+        // A server that went away ends both connections, the window's perhaps a moment later:
+        // a round trip on it tells that from another client killing only this one. (On a
+        // stopped server it waits, as any round trip, until the interrupter shuts both down.)
+        if !watch.isLost { XSync(display, 0) }
+        if watch.isLost {
+            closePresentEvents()
+        } else {
+            stopPresent(reason: "the connection for Present's events was lost")
+            onNotice("Present stopped (the connection for its events was lost); frames are blitted at once")
+        }
     }
 
     /// Whether the server's vblanks are counted by a timer rather than a real display's scanout:
@@ -348,6 +433,17 @@ public final class X11Window {
         scheduler.requestVblank(atOrAfter: msc)
     }
 
+    /// The selection of Present's events, a resource of the connection they arrive on: another
+    /// client can close that connection with `XKillClient` on it. Nil without Present.
+    @_spi(Testing) public var presentEventsResource: UInt? { presentEvents.map { UInt($0.selection) } }
+
+    /// How many generic events (Present's are) reached the window's own connection: none should,
+    /// as Present's events are selected only on theirs (see PresentScheduler.readEvents(into:)).
+    @_spi(Testing) public private(set) var genericEventsOnWindowConnection = 0
+
+    /// How many Present events arrived on their own connection.
+    @_spi(Testing) public var presentEventsRead: Int { scheduler?.eventsRead ?? 0 }
+
     /// How many of the vblanks asked for with ``requestVblank(atOrAfter:)`` went to the server as
     /// `NotifyMSC`; the others were answered by the completion of a frame queued for them.
     @_spi(Testing) public var vblankNotifiesSent: Int { scheduler?.notifiesSent ?? 0 }
@@ -360,7 +456,7 @@ public final class X11Window {
         guard !watch.isLost, !isClosed, !isDestroyed else { return }
         if let scheduler {
             keepPresentsInOrder(scheduler, atMSC: 0)
-            _ = scheduler.present(damage: damage, atMSC: 0)
+            if self.scheduler === scheduler { _ = scheduler.present(damage: damage, atMSC: 0) }
             return
         }
         let bounds = image.bitmap.bounds
@@ -395,7 +491,7 @@ public final class X11Window {
     public var hasQueuedEvents: Bool {
         guard !isClosed else { return false }
         if watch.isLost { return !reportedLoss || !pending.isEmpty }
-        return !pending.isEmpty || XEventsQueued(display, QueuedAlready) > 0 || scheduler?.hasQueuedEvents == true
+        return !pending.isEmpty || XEventsQueued(display, QueuedAlready) > 0
     }
 
     /// Appends every event that has arrived, without blocking, to `events`, in the order the
@@ -420,8 +516,8 @@ public final class X11Window {
             if case let .expose(rect) = translated { exposed = exposed.map { $0.union(rect) } ?? rect }
             events.append(translated)
         }
-        // Present's events have a queue of their own in libxcb, filled by any read of the socket.
-        scheduler?.readEvents(into: &events)
+        // Present's events come on a connection of their own.
+        readPresentEvents(into: &events)
         if watch.isLost {
             if !reportedLoss { events.append(.connectionLost) }
             reportedLoss = true
@@ -508,8 +604,11 @@ public final class X11Window {
         case completionEventType:
             awaitingCompletion = false
             return nil
+        case GenericEvent:
+            genericEventsOnWindowConnection += 1
+            return nil
         default:
-            return nil  // Present's events never come this way: see PresentScheduler.readEvents(into:)
+            return nil
         }
     }
 
@@ -581,17 +680,14 @@ public final class X11Window {
     /// completion timeout passes; then `onTimeout` says what was given up, once per window.
     private func waitForServer(until condition: () -> Bool, onTimeout: () -> String) {
         let deadline = monotonicNow() + completionTimeout
-        scheduler?.readEvents(into: &pending)
-        while !condition(), !watch.isLost, !isDestroyed {
+        while true {
+            readPresentEvents(into: &pending)
+            // Present may have stopped meanwhile (its events' connection lost): nothing to wait for.
+            guard scheduler != nil, !condition(), !watch.isLost, !isDestroyed else { return }
             if XPending(display) > 0 {
                 var event = XEvent()
                 XNextEvent(display, &event)
                 if let translated = translate(&event) { pending.append(translated) }
-                continue
-            }
-            // XPending read the socket: Present's events it found wait in their own queue.
-            if let scheduler, scheduler.hasQueuedEvents {
-                scheduler.readEvents(into: &pending)
                 continue
             }
             let remaining = deadline - monotonicNow()
@@ -615,9 +711,7 @@ public final class X11Window {
             let frame = Self.frameSize(forWindowWidth: width, height: height)
             try scheduler.resize(visual: visual, width: frame.width, height: frame.height)
         } catch {
-            scheduler.close()
-            self.scheduler = nil
-            presentation = .blit(reason: "no pixmaps for Present at \(width)x\(height): \(error)")
+            stopPresent(reason: "no pixmaps for Present at \(width)x\(height): \(error)")
             onNotice("Present stopped (\(error)); frames are blitted at once")
         }
     }

@@ -105,6 +105,30 @@ extension X11WindowTests {
         #expect(abs(rate - 60) / 60 < 1e-3, "fitted \(rate) Hz")
     }
 
+    /// Present's events come on a connection of their own, whose socket the window reads into
+    /// fixed memory (libxcb would allocate each one): a link ticking on them delivers its frames
+    /// at the server's rate, every tick's event arrives there, and none reaches the window's own
+    /// connection.
+    @Test func presentEventsPaceFramesFromTheirOwnConnection() throws {
+        let (server, window) = try openPresentWindow(fps: 60)
+        defer { window.close(); server.stop() }
+        #expect(window.presentEventsResource != nil)
+        let link = DisplayLink(refreshRate: 60)
+        var completions = 0
+        link.handler = { frame in
+            let bitmap = window.acquireFrameBuffer()
+            bitmap.fill(IntRect(x: frame.frameIndex % 60, y: 0, width: 4, height: 4), with: 0xFFFF_FFFF)
+            window.present(damage: [IntRect(x: 0, y: 0, width: 64, height: 4)], atMSC: UInt64(frame.targetMSC ?? 0))
+        }
+        link.tickOnVblanks(from: Vblanks(window: window))
+        try drivePresent(link, window, frames: 120) { _, _, _ in completions += 1 }
+        #expect(link.statistics.framesDelivered >= 120)
+        #expect(link.fittedRefreshRate.map { abs($0 - 60) / 60 < 1e-3 } == true, "fitted \(link.fittedRefreshRate ?? 0) Hz")
+        #expect(completions >= 119)
+        #expect(window.presentEventsRead >= completions)
+        #expect(window.genericEventsOnWindowConnection == 0)
+    }
+
     /// Frames that overrun their vblank by 0.7 of a period or more: the link's drops (its own and
     /// those the completions add) equal the vblanks the server showed no new frame at.
     @Test(arguments: [0.7, 1.2, 2.5])

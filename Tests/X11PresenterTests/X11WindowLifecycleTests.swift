@@ -16,9 +16,11 @@ import Glibc
 /// display cache (`XextFindDisplay`'s `extinfo->cur`) without its lock, so a window closing on one
 /// thread while another calls MIT-SHM crashes in libXext; the suite runs its tests one at a time.
 extension X11WindowTests {
-    func openLifecycleWindow(on server: XvfbServer, interrupter: ConnectionInterrupter? = nil) throws -> X11Window {
-        let window = try X11Window(.init(displayName: server.display, title: "lifecycle", width: 64, height: 48,
+    /// With `present`, the window shows frames through Present, its events on a connection of their own.
+    func openLifecycleWindow(on server: XvfbServer, interrupter: ConnectionInterrupter? = nil, present: Bool = false) throws -> X11Window {
+        let window = try X11Window(.init(displayName: server.display, title: "lifecycle", width: 64, height: 48, usesPresent: present,
                                          className: "lifecycle-test", interrupter: interrupter))
+        if present { #expect(window.presentation == .present) }
         window.onNotice = { _ in }
         _ = pump(window) { $0.contains(.shown) }
         return window
@@ -47,9 +49,10 @@ extension X11WindowTests {
         #expect(after.width == 80 && after.height == 60)
     }
 
-    @Test func destructionByAnotherClientIsAnEvent() throws {
+    @Test(arguments: [false, true])
+    func destructionByAnotherClientIsAnEvent(present: Bool) throws {
         let server = try XvfbServer()
-        let window = try openLifecycleWindow(on: server)
+        let window = try openLifecycleWindow(on: server, present: present)
         let client = try X11TestClient(displayName: server.display)
         client.destroy(window: window.windowID)
         #expect(pump(window) { $0.contains(.destroyed) }.contains(.destroyed))
@@ -71,9 +74,17 @@ extension X11WindowTests {
     }
 
     /// The server dies: the window reports it once and the process goes on (libX11 would exit).
-    @Test func lostConnectionIsAnEventNotAnExit() throws {
+    /// With Present, its events' connection ends too, and the window says nothing more of it.
+    @Test(arguments: [false, true])
+    func lostConnectionIsAnEventNotAnExit(present: Bool) throws {
         let server = try XvfbServer()
-        let window = try openLifecycleWindow(on: server)
+        let window = try openLifecycleWindow(on: server, present: present)
+        var notices: [String] = []
+        window.onNotice = { notices.append($0) }
+        if present {
+            window.acquireFrameBuffer().clear(to: 0xFF00_00FF)
+            window.presentAll()
+        }
         server.kill()
         let events = pump(window) { $0.contains(.connectionLost) }
         #expect(events.filter { $0 == .connectionLost }.count == 1)
@@ -84,20 +95,61 @@ extension X11WindowTests {
         var more: [WindowEvent] = []
         window.processEvents(into: &more)
         #expect(more.isEmpty)
+        #expect(notices.isEmpty, "\(notices)")
         window.close()
     }
 
     /// A stopped server never answers XSync; the interrupter, from another thread, ends the wait.
-    @Test func interrupterEndsAWaitOnAStoppedServer() throws {
+    /// With Present, the interrupter holds both connections (it is attached once both are open)
+    /// and shuts both down.
+    @Test(arguments: [false, true])
+    func interrupterEndsAWaitOnAStoppedServer(present: Bool) throws {
         let server = try XvfbServer()
         let interrupter = ConnectionInterrupter()
-        let window = try openLifecycleWindow(on: server, interrupter: interrupter)
+        let window = try openLifecycleWindow(on: server, interrupter: interrupter, present: present)
+        #expect(interrupter.isAttached)
         kill(server.processIdentifier, SIGSTOP)
         defer { kill(server.processIdentifier, SIGCONT) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { interrupter.interrupt() }
         window.synchronize()  // blocks until interrupted
         #expect(interrupter.isInterrupted)
         #expect(pump(window) { $0.contains(.connectionLost) }.contains(.connectionLost))
+        window.close()
+        #expect(!interrupter.isAttached)
+    }
+
+    /// Another client kills the connection Present's events arrive on (`xkill` on its
+    /// selection): the window's own connection is fine, so Present stops with a notice and
+    /// frames are blitted; the ended connection leaves no descriptor readable for ever (a frame
+    /// loop waiting on it would spin), and nothing waits for completions that cannot come.
+    @Test func lostPresentEventConnectionFallsBackToBlits() throws {
+        let server = try XvfbServer()
+        let window = try openLifecycleWindow(on: server, present: true)
+        var notices: [String] = []
+        window.onNotice = { notices.append($0) }
+        let client = try X11TestClient(displayName: server.display)
+        // A frame in flight: its completion will never come.
+        window.acquireFrameBuffer().clear(to: 0xFF00_00FF)
+        window.presentAll()
+        client.killClient(owning: try #require(window.presentEventsResource))
+        var events = pump(window) { _ in window.presentation != .present }
+        #expect(window.presentation == .blit(reason: "the connection for Present's events was lost"))
+        #expect(notices == ["Present stopped (the connection for its events was lost); frames are blitted at once"])
+        #expect(!events.contains(.connectionLost))
+        #expect(window.presentEventsResource == nil)
+        // Blitted frames reach the window.
+        let frame = window.acquireFrameBuffer()
+        frame.clear(to: 0xFF12_3456)
+        window.presentAll()
+        window.synchronize()
+        let shown = try #require(client.image(ofWindow: window.windowID))
+        #expect(shown[5, 5] & 0xFF_FFFF == 0x12_3456)
+        // Nothing is left to read: the descriptor is quiet.
+        events.removeAll()
+        window.processEvents(into: &events)
+        #expect(!window.hasQueuedEvents)
+        var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&fd, 1, 0) == 0, "revents \(fd.revents)")
         window.close()
     }
 

@@ -166,6 +166,13 @@ public final class X11TestClient {
         sync()
     }
 
+    /// Closes the connection of the client that made resource `id` (`XKillClient`, as `xkill`
+    /// does); the client's resources are freed.
+    public func killClient(owning id: UInt) {
+        XKillClient(display, XID(id))
+        XSync(display, 0)
+    }
+
     /// Resizes the window, as a window manager does when its border is dragged.
     public func resize(window id: UInt, width: Int, height: Int) {
         XResizeWindow(display, Window(id), UInt32(width), UInt32(height))
