@@ -212,7 +212,7 @@ import Testing
             for (uses, values) in [(false, swift), (true, avx2)] {
                 values.initialize(repeating: 0, count: count)
                 rasterizer.usesAVX2 = uses
-                rasterizer.begin(clip: clip)
+                rasterizer.begin(clip: clip, targetWidth: clip.maxX)
                 rasterizer.add(Self.polygon(poly), transform: .identity)
                 var sink = Grid(values: values, clip: clip)
                 rasterizer.render(rule: rule, into: &sink)
@@ -267,7 +267,7 @@ import Testing
         var capacity = 0
         for step in 0..<72 {
             let angle = Double(step) * .pi / 36
-            rasterizer.begin(clip: clip)
+            rasterizer.begin(clip: clip, targetWidth: clip.maxX)
             rasterizer.add(quad, transform: Transform(rotationAngle: angle).concatenating(Transform(translationX: 320.5, y: 240.25)))
             var sink = Discard()
             rasterizer.render(rule: .winding, into: &sink)

@@ -40,9 +40,9 @@ extension GraphicsContext {
             return
         }
         let outline = strokeOutline(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd)
-        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         rasterizer.add(path, transform: state.ctm)
-        strokeRasterizer.begin(clip: state.clipBounds)
+        strokeRasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         strokeRasterizer.add(outline, transform: state.ctm)
         let fillShader = Shader(state.fillPaint, ctm: state.ctm, table: gradientTable.base)
         let strokeShader = Shader(.solid(state.strokeColor), ctm: state.ctm, table: gradientTable.base)

@@ -311,7 +311,7 @@ public final class GraphicsContext {
         let toUser = Transform(a: r.width / Double(mask.width), b: 0, c: 0, d: r.height / Double(mask.height), tx: r.minX, ty: r.minY)
         let shader = Shader(.image(mask, transform: toUser), ctm: state.ctm, table: gradientTable.base)
         let newMask = takeMask()
-        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         rasterizer.add(rectPath(rect), transform: state.ctm)
         var sink = AlphaWriter(mask: newMask, shader: shader, scratch: sourceRow.base)
         rasterizer.render(rule: .winding, into: &sink)
@@ -349,7 +349,7 @@ public final class GraphicsContext {
     func fill(_ path: Path, transform: Transform, rule: FillRule, paint: Paint) {
         if recordFill(path, transform: transform, rule: rule, paint: paint) { return }
         guard !state.clipBounds.isEmpty, state.alpha > 0 || state.blendMode != .normal else { return }
-        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         rasterizer.add(path, transform: transform)
         guard !rasterizer.isEmpty else { return }
         let shader = Shader(paint, ctm: state.ctm, table: gradientTable.base)
@@ -365,7 +365,7 @@ public final class GraphicsContext {
     /// Fills `path` mapped by `transform` with one premultiplied colour (a replayed fill).
     func fillSolid(_ path: Path, transform: Transform, rule: FillRule, pixel: UInt32) {
         guard !state.clipBounds.isEmpty, state.alpha > 0 || state.blendMode != .normal else { return }
-        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         rasterizer.add(path, transform: transform)
         guard !rasterizer.isEmpty else { return }
         if var fused = fusedCompositor(shader: .solid(pixel)) {
@@ -433,7 +433,7 @@ public final class GraphicsContext {
     /// Intersects the clip with `path` mapped by `transform` (to device space).
     private func clipToPath(_ path: Path, transform: Transform, rule: FillRule) {
         let newMask = takeMask()
-        rasterizer.begin(clip: state.clipBounds)
+        rasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         rasterizer.add(path, transform: transform)
         var sink = MaskWriter(values: newMask.values, stride: newMask.width)
         rasterizer.render(rule: rule, into: &sink)

@@ -68,7 +68,7 @@ public final class AlphaMask {
     /// Adds the coverage of `path`, mapped by `transform`, under `rule`: each value becomes the
     /// union `old + new − old·new` of what was there and the path's anti-aliased coverage.
     public func fill(_ path: Path, transform: Transform = .identity, rule: FillRule = .winding) {
-        rasterizer.begin(clip: bounds)
+        rasterizer.begin(clip: bounds, targetWidth: width)
         rasterizer.add(path, transform: transform)
         var sink = MaskWriter(values: values, stride: width)
         rasterizer.render(rule: rule, into: &sink)

@@ -162,7 +162,7 @@ package final class TrackedCoverage {
                     rowJoinedFills += 1
                 } else {
                     joined = false
-                    rasterizer.begin(clip: rowClip)
+                    rasterizer.begin(clip: rowClip, targetWidth: mask.width)
                     rasterizer.add(drawn.paths[i], transform: transform)
                     var sink = RowRecorder(rows: next, scale: fill.color >> 24)
                     rasterizer.render(rule: fill.rule, into: &sink)
@@ -274,7 +274,7 @@ package final class TrackedCoverage {
     private func rasterize(_ path: Path, rule: FillRule, scale: UInt32, transform: Transform, rows: Range<Int>,
                            from left: Int, to right: Int, joining old: Range<Int>) -> Bool {
         cuts.reset(count: rows.count, to: Int32(right))
-        rasterizer.begin(clip: IntRect(x: left, y: rows.lowerBound, width: right - left, height: rows.count))
+        rasterizer.begin(clip: IntRect(x: left, y: rows.lowerBound, width: right - left, height: rows.count), targetWidth: mask.width)
         return rasterizeJoining(path, rule: rule, scale: scale, transform: transform, rows: rows, joining: old, wholeEnds: true)
     }
 
@@ -311,7 +311,7 @@ package final class TrackedCoverage {
             cut[y - rows.lowerBound] = Int32(gap)
         }
         guard carried else { return false }
-        rasterizer.begin(clip: IntRect(x: bounds.x, y: rows.lowerBound, width: bounds.width, height: rows.count))
+        rasterizer.begin(clip: IntRect(x: bounds.x, y: rows.lowerBound, width: bounds.width, height: rows.count), targetWidth: mask.width)
         rasterizer.dropEdges(rightOf: cuts.base, rows: rows)
         return rasterizeJoining(path, rule: rule, scale: scale, transform: transform, rows: rows, joining: old, wholeEnds: false)
     }

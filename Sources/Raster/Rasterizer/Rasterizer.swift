@@ -25,17 +25,17 @@
 //
 // Clipping. Geometry is clipped in double precision before it becomes Float: edges wholly above
 // or below the clip are dropped, and the others keep their ends, in device rows, cut only at a
-// fixed window far outside any bitmap; only the rows inside the clip are accumulated. So a row's
-// coverage does not depend on where the clip's top or bottom is: a frame drawn as two bands of
-// rows has the pixels of one drawn whole. Left of the clip, edges are split at the clip line and
-// the outside part is moved onto it, so it still contributes its full cover to column 0; right of
-// the clip they are dropped. Columns are not exact yet: x is clip-local Float (its rounding
-// depends on the clip's left edge) and the cover left of the clip is summed onto column 0 in
-// another order, so a pixel can differ by 1 between clips with different left edges (a damage
-// rectangle against the whole frame; ClipIndependenceTests). Non-finite points
-// are dropped, so the buffers are only ever indexed inside [0, width + 1] × band rows.
+// fixed window far outside any bitmap; only the rows inside the clip are accumulated. Columns
+// work alike: the cells span the target's columns, not the clip's, edges are split only at the
+// target's sides (the outside part moved onto them) and those wholly right of the clip dropped,
+// x is measured from the target's column 0, and a row's runs left of the clip are summed (not
+// emitted) as drawing without the clip sums them. So every cell, and the winding entering the
+// clip, is the float drawing the whole target makes, and the pixels inside the clip do not
+// depend on where its sides are: a frame drawn as bands of rows or damage rectangle by damage
+// rectangle has the pixels of one drawn whole (ClipIndependenceTests). Non-finite points are
+// dropped, so the buffers are only ever indexed inside [0, width + 1] × band rows.
 //
-// Memory. The accumulation buffer covers a band of rows of the clip's width (at most
+// Memory. The accumulation buffer covers a band of rows of the target's width (at most
 // `maximumBandCells` cells); tall clips are processed band by band. Every buffer is a
 // ScratchArray owned by the rasterizer and reused, so a warm rasterizer allocates nothing.
 
@@ -83,8 +83,8 @@ extension CoverageSink {
 
 /// Turns paths into per-pixel coverage inside a clip rectangle. Reuse one instance per thread.
 final class Rasterizer {
-    /// A line segment, x in clip-local pixels and y in device rows, top to bottom; `direction`
-    /// is +1 when it went down.
+    /// A line segment, x in pixels from the cells' first column (the target's) and y in device
+    /// rows, top to bottom; `direction` is +1 when it went down.
     struct Edge {
         var x0: Float, y0: Float, x1: Float, y1: Float, direction: Float
         /// The edge's column in the band's table of runs, when it has one.
@@ -154,7 +154,19 @@ final class Rasterizer {
     /// takes whole AVX2 rows (off: row by row, for tests, the same pixels).
     var sweepsWholeBands = true
 
+    /// The pixels emitted.
     private var clip = IntRect(x: 0, y: 0, width: 0, height: 0)
+    /// The device column of the cells' column 0 and how many columns the cells cover: the
+    /// target's, whatever the clip's, so each cell and each running sum of a row is the float
+    /// drawing without the clip makes (``begin(clip:targetWidth:)``).
+    private var cellsX = 0, cellsWidth = 0
+    /// The clip's columns as cells: cells `emitStart ..< emitEnd` are emitted.
+    private var emitStart = 0, emitEnd = 0
+    /// Whether an edge added since ``begin(clip:targetWidth:)`` makes cells left of the clip,
+    /// which the Swift sweep must sum before the clip's first column: most clipped shapes have
+    /// none (the arrow's tracked coverage, clipped to its layer), and their rows skip the search.
+    private var hasCellsLeftOfClip = false
+    private var cellStride: Int { cellsWidth + 2 }
     private var subpathStart: Point?
     private var current: Point?
     private var minY = Float.infinity, maxY = -Float.infinity
@@ -165,9 +177,16 @@ final class Rasterizer {
     /// The rightmost of those columns.
     private var cutsEnd = 0
 
-    /// Starts a new shape, clipped to `clip` (device pixels).
-    func begin(clip: IntRect) {
+    /// Starts a new shape, clipped to `clip` (device pixels), on a target `targetWidth` pixels
+    /// wide: the cells span the target's columns, so the pixels inside the clip do not depend on
+    /// where its sides are.
+    func begin(clip: IntRect, targetWidth: Int) {
         self.clip = clip
+        cellsX = min(0, clip.x)
+        cellsWidth = max(targetWidth, clip.maxX) - cellsX
+        emitStart = clip.x - cellsX
+        emitEnd = clip.maxX - cellsX
+        hasCellsLeftOfClip = false
         cuts = nil
         edges.removeAll()
         subpathStart = nil
@@ -176,10 +195,10 @@ final class Rasterizer {
         maxY = -.infinity
     }
 
-    /// Until the next ``begin(clip:)``, drops each segment added that lies a pixel or more right
-    /// of `cuts[y - rows.lowerBound]` in every row `y` of `rows` it crosses: it makes no cell at
-    /// or left of those columns, so the coverage left of them is the same without it (what the
-    /// sink is given right of them is not).
+    /// Until the next ``begin(clip:targetWidth:)``, drops each segment added that lies a pixel or
+    /// more right of `cuts[y - rows.lowerBound]` in every row `y` of `rows` it crosses: it makes
+    /// no cell at or left of those columns, so the coverage left of them is the same without it
+    /// (what the sink is given right of them is not).
     func dropEdges(rightOf cuts: UnsafePointer<Int32>, rows: Range<Int>) {
         self.cuts = cuts
         cutRows = rows
@@ -187,7 +206,7 @@ final class Rasterizer {
         for i in 0..<rows.count { cutsEnd = max(cutsEnd, Int(cuts[i])) }
     }
 
-    /// Whether no edge has been added since ``begin(clip:)``.
+    /// Whether no edge has been added since ``begin(clip:targetWidth:)``.
     var isEmpty: Bool { edges.count == 0 }
 
     /// Adds `path` mapped by `transform` and flattened within `tolerance` device pixels.
@@ -226,12 +245,13 @@ final class Rasterizer {
     }
 
     /// Clips the device-space segment `a`–`b` to the clip's rows and splits it at the left and
-    /// right clip lines, keeping what can affect coverage inside the clip.
+    /// right sides of the cells (the target's, not the clip's: split at the clip's, its part
+    /// inside would have other floats), keeping what can affect coverage inside the clip.
     private func addSegment(_ a: Point, _ b: Point) {
         guard a.y != b.y, !clip.isEmpty else { return }
         if let cuts, liesRight(of: cuts, a, b) { return }
         let top = Double(clip.y), bottom = Double(clip.maxY)
-        let left = Double(clip.x), right = Double(clip.maxX)
+        let left = Double(cellsX), right = Double(cellsX + cellsWidth)
         let direction: Float = a.y < b.y ? 1 : -1
         var (p, q) = a.y < b.y ? (a, b) : (b, a)
         guard q.y > top, p.y < bottom else { return }
@@ -239,9 +259,16 @@ final class Rasterizer {
         let windowTop = -Double(Bitmap.maximumSide), windowBottom = 2 * Double(Bitmap.maximumSide)
         if p.y < windowTop { p = Point(x: p.x + (windowTop - p.y) * dxdy, y: windowTop) }
         if q.y > windowBottom { q = Point(x: q.x - (q.y - windowBottom) * dxdy, y: windowBottom) }
-        if p.x >= right && q.x >= right { return }
+        // Wholly right of the clip, it makes no cell left of the clip's right side.
+        if p.x >= Double(clip.maxX) && q.x >= Double(clip.maxX) { return }
         if p.x <= left && q.x <= left {
             appendEdge(Point(x: left, y: p.y), Point(x: left, y: q.y), direction)
+            return
+        }
+        // Most segments lie inside the cells' columns: nothing to split (the loop below would
+        // append the same points, after a division and the tests for crossings).
+        if p.x >= left && q.x >= left && p.x <= right && q.x <= right {
+            appendEdge(p, q, direction)
             return
         }
         // Split at x = left and x = right where the segment crosses them.
@@ -283,15 +310,16 @@ final class Rasterizer {
         return true
     }
 
-    /// Appends a top-to-bottom, already clipped segment: x clip-local, y in device rows.
+    /// Appends a top-to-bottom, already clipped segment: x in device pixels, y in device rows.
     private func appendEdge(_ p: Point, _ q: Point, _ direction: Float) {
-        let w = Float(clip.width)
+        let w = Float(cellsWidth)
         let y0 = Float(p.y), y1 = Float(q.y)
         guard y1 > y0, y1 > Float(clip.y), y0 < Float(clip.maxY) else { return }
-        let x0 = min(w, max(0, Float(p.x - Double(clip.x))))
-        let x1 = min(w, max(0, Float(q.x - Double(clip.x))))
-        // Vertical parts lying on the right clip line affect no visible column.
+        let x0 = min(w, max(0, Float(p.x - Double(cellsX))))
+        let x1 = min(w, max(0, Float(q.x - Double(cellsX))))
+        // Vertical parts lying on the cells' right side affect no visible column.
         if x0 >= w && x1 >= w { return }
+        if min(x0, x1) < Float(emitStart) { hasCellsLeftOfClip = true }
         edges.append(Edge(x0: x0, y0: y0, x1: x1, y1: y1, direction: direction))
         minY = min(minY, y0)
         maxY = max(maxY, y1)
@@ -368,7 +396,6 @@ final class Rasterizer {
     /// Sizes the buffers for the clip and returns the rows the edges touch, or `nil` for none.
     private func prepare() -> Range<Int>? {
         guard edges.count > 0 else { return nil }
-        let cellStride = clip.width + 2
         let firstRow = max(clip.y, Int(minY.rounded(.down)))
         let endRow = min(clip.maxY, Int(maxY.rounded(.up)))
         guard endRow > firstRow else { return nil }
@@ -400,7 +427,7 @@ final class Rasterizer {
     /// table mostly empty; their runs go into a linked list per row instead. The edges are
     /// accumulated in the same order either way, so the cells add up to the same floats.
     private func renderBand<Sink: CoverageSink>(_ rows: Range<Int>, rule: FillRule, into sink: inout Sink) {
-        let cellStride = clip.width + 2
+        let cellStride = self.cellStride
         let bandStart = rows.lowerBound, bandEnd = rows.upperBound
         let rowCount = bandEnd - bandStart
         let top = Float(bandStart), bottom = Float(bandEnd), middle = 0.5 * (top + bottom)
@@ -431,8 +458,8 @@ final class Rasterizer {
                 for i in 0..<edges.count {
                     let e = edges[i]
                     if e.y1 <= top || e.y0 >= bottom { continue }
-                    let inside = min(e.x0, e.x1) >= 1 && max(e.x0, e.x1) <= Float(clip.width) - 1
-                    CLinux_accumulate_edge_avx2(cellBase, cellStride, bandStart, bandEnd, clip.width,
+                    let inside = min(e.x0, e.x1) >= 1 && max(e.x0, e.x1) <= Float(cellsWidth) - 1
+                    CLinux_accumulate_edge_avx2(cellBase, cellStride, bandStart, bandEnd, cellsWidth,
                                                 e.x0, e.y0, e.x1, e.y1, e.direction, inside ? 0 : 1,
                                                 UnsafeMutableRawPointer(table + Int(e.rank)).assumingMemoryBound(to: Int32.self), columns)
                 }
@@ -504,16 +531,15 @@ final class Rasterizer {
     private func sweepBand<Sink: CoverageSink>(_ rows: Range<Int>, table: UnsafeMutablePointer<Cells>, columns: Int,
                                                rule: FillRule, into sink: inout Sink) -> Bool {
         guard rule == .winding, !makesWindingsWhole else { return false }
-        let cellStride = clip.width + 2
         let runs = UnsafeMutableRawPointer(table).assumingMemoryBound(to: Int32.self)
         var reachedRight: Int32
         if let target = sink.solidOverTarget {
             reachedRight = CLinux_sweep_band_solid_over_avx2(cellBase, cellStride, runs, columns, rows.count, Self.maximumSortedRuns,
-                                                             clip.width, target.pixels + rows.lowerBound * target.stride + clip.x,
-                                                             target.stride, target.stride - clip.x, target.color)
+                                                             emitStart, emitEnd, target.pixels + rows.lowerBound * target.stride + cellsX,
+                                                             target.stride, target.stride - cellsX, target.color)
         } else if let target = sink.lookupRows(rows, from: clip.x, to: clip.maxX) {
             reachedRight = CLinux_sweep_band_lookup_avx2(cellBase, cellStride, runs, columns, rows.count, Self.maximumSortedRuns,
-                                                         clip.width, target.pixels + clip.x, target.stride, target.table)
+                                                         emitStart, emitEnd, target.pixels + cellsX, target.stride, target.table)
         } else {
             return false
         }
@@ -558,7 +584,7 @@ final class Rasterizer {
     private func accumulate(_ e: Edge, bandStart: Int, bandEnd: Int, cellStride: Int, record: (Int, Int32, Int32) -> Void) {
         // An edge a pixel or more inside the clip's columns stays inside them at every row (the
         // rounding of its x is far below a pixel), so its rows skip the clamps, with the same floats.
-        if min(e.x0, e.x1) >= 1 && max(e.x0, e.x1) <= Float(clip.width) - 1 {
+        if min(e.x0, e.x1) >= 1 && max(e.x0, e.x1) <= Float(cellsWidth) - 1 {
             accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride, clamped: false, record: record)
         } else {
             accumulate(e, bandStart: bandStart, bandEnd: bandEnd, cellStride: cellStride, clamped: true, record: record)
@@ -571,7 +597,7 @@ final class Rasterizer {
         let dxdy = (e.x1 - e.x0) / (e.y1 - e.y0)
         let rowFirst = max(bandStart, Int(e.y0.rounded(.down)))
         let rowEnd = min(bandEnd, Int(e.y1.rounded(.up)))
-        let maxX = Float(clip.width)
+        let maxX = Float(cellsWidth)
         var line = cellBase + (rowFirst - bandStart) * cellStride
         var row = rowFirst
         var top = max(Float(row), e.y0)
@@ -634,25 +660,30 @@ final class Rasterizer {
     }
 
     /// Prefix-sums one row's runs (sorted by first cell) into coverage, clears them, and emits
-    /// cells and gap spans.
+    /// the cells and gap spans inside the clip. The runs left of the clip are summed as drawing
+    /// without the clip sums them, so the winding entering the clip is the same float (a run
+    /// reaching into the clip is rewritten to start at its first column).
     @inline(__always)
     private func sweep<Sink: CoverageSink>(row: Int, bandStart: Int, cellStride: Int, runs rowRuns: UnsafeMutablePointer<Cells>,
                                            count runCount: Int, rule: FillRule, into sink: inout Sink) {
-        let width = clip.width
+        let lo = emitStart, hi = emitEnd
         let y = row
         let line = cellBase + (row - bandStart) * cellStride
         #if arch(x86_64)
         if rule == .winding, !makesWindingsWhole {
-            let runs = UnsafeRawPointer(rowRuns).assumingMemoryBound(to: Int32.self)
+            let runs = UnsafeMutableRawPointer(rowRuns).assumingMemoryBound(to: Int32.self)
             if let target = sink.solidOverTarget {
-                if CLinux_sweep_row_solid_over_avx2(line, runs, runCount, width, target.pixels + y * target.stride + clip.x,
-                                                    target.stride - clip.x, target.color) != 0 {
+                let row = target.pixels + y * target.stride + cellsX, room = target.stride - cellsX
+                if lo == 0 ? CLinux_sweep_row_solid_over_avx2(line, runs, runCount, hi, row, room, target.color) != 0
+                    : CLinux_sweep_row_solid_over_from_avx2(line, runs, runCount, lo, hi, row, room, target.color) != 0 {
                     endsOnWholeWinding = false
                 }
                 return
             }
             if let target = sink.lookupRow(y: y, from: clip.x, to: clip.maxX) {
-                if CLinux_sweep_row_lookup_avx2(line, runs, runCount, width, target.pixels + clip.x, target.table) != 0 {
+                let row = target.pixels + cellsX
+                if lo == 0 ? CLinux_sweep_row_lookup_avx2(line, runs, runCount, hi, row, target.table) != 0
+                    : CLinux_sweep_row_lookup_from_avx2(line, runs, runCount, lo, hi, row, target.table) != 0 {
                     endsOnWholeWinding = false
                 }
                 return
@@ -661,8 +692,32 @@ final class Rasterizer {
         #endif
         let out = coverage.base
         var winding: Float = 0
-        var gapStart = 0
+        var gapStart = lo
         var i = 0
+        if hasCellsLeftOfClip {
+            // The runs left of the clip: summed as drawing without the clip sums them (the
+            // winding made whole after each, as there), not emitted. A run reaching into the
+            // clip is cut at its first column and left for the loop below.
+            while i < runCount && Int(rowRuns[i].x0) < lo {
+                let start = Int(rowRuns[i].x0)
+                var end = Int(rowRuns[i].x1)
+                i += 1
+                while i < runCount && Int(rowRuns[i].x0) <= end + 1 {
+                    end = max(end, Int(rowRuns[i].x1))
+                    i += 1
+                }
+                for x in start...min(end, lo - 1) {
+                    winding += line[x]
+                    line[x] = 0
+                }
+                if end >= lo {
+                    i -= 1
+                    rowRuns[i] = Cells(x0: Int32(truncatingIfNeeded: lo), x1: Int32(truncatingIfNeeded: end))
+                    break
+                }
+                if makesWindingsWhole { winding = Self.wholeIfNear(winding) }
+            }
+        }
         while i < runCount {
             let start = Int(rowRuns[i].x0)
             var end = Int(rowRuns[i].x1)
@@ -673,28 +728,28 @@ final class Rasterizer {
             }
             if start > gapStart {
                 let c = Self.coverage(winding, rule)
-                if c != 0 { sink.span(y: y, x: clip.x + gapStart, count: min(start, width) - gapStart, coverage: c) }
+                if c != 0 { sink.span(y: y, x: cellsX + gapStart, count: min(start, hi) - gapStart, coverage: c) }
             }
             // One loop per rule, so the rule is not tested for every cell.
             switch rule {
             case .winding: winding = Self.sweepCells(line, start, end, winding, out, .winding)
             case .evenOdd: winding = Self.sweepCells(line, start, end, winding, out, .evenOdd)
             }
-            let visibleEnd = min(end, width - 1)
+            let visibleEnd = min(end, hi - 1)
             if visibleEnd >= start {
-                sink.cells(y: y, x: clip.x + start, coverage: UnsafeBufferPointer(start: out, count: visibleEnd - start + 1))
+                sink.cells(y: y, x: cellsX + start, coverage: UnsafeBufferPointer(start: out, count: visibleEnd - start + 1))
             }
             if makesWindingsWhole { winding = Self.wholeIfNear(winding) }
             gapStart = end + 1
-            if gapStart >= width { endsOnWholeWinding = false; break }
+            if gapStart >= hi { endsOnWholeWinding = false; break }
         }
         if makesWindingsWhole, winding != Float(CLinux_truncate(winding)) { endsOnWholeWinding = false }
         // A shape whose right side was clipped away still covers the rest of the row.
-        if gapStart < width {
+        if gapStart < hi {
             let c = Self.coverage(winding, rule)
-            if c != 0 { sink.span(y: y, x: clip.x + gapStart, count: width - gapStart, coverage: c) }
+            if c != 0 { sink.span(y: y, x: cellsX + gapStart, count: hi - gapStart, coverage: c) }
         }
-        // Runs past the visible width still hold area: clear them so the buffer stays zero.
+        // Runs past the clip still hold area: clear them so the buffer stays zero.
         while i < runCount {
             for x in Int(rowRuns[i].x0)...Int(rowRuns[i].x1) { line[x] = 0 }
             i += 1
