@@ -62,6 +62,9 @@ package final class TrackedCoverage {
     package private(set) var freshLayouts = 0
     /// Each rasterized row's column from which last update's records are carried over.
     private let cuts: ScratchArray<Int32>
+    /// Where each rasterized row's records lie in last update's records and this one's, when
+    /// joined (``JoiningRecorder``): the diff then finds them without scanning the rows.
+    private let joins: ScratchArray<RowJoin>
     /// Bytes held for row records (for tests: a warm update never grows them).
     package var recordCapacity: Int { current.capacity + next.capacity + spare.capacity }
 
@@ -82,6 +85,7 @@ package final class TrackedCoverage {
         changedLo = ScratchArray(capacity: height)
         changedHi = ScratchArray(capacity: height)
         cuts = ScratchArray(capacity: height)
+        joins = ScratchArray(capacity: height)
         changedLo.reset(count: height, to: 0)
         changedHi.reset(count: height, to: 0)
         lastFills.reserveCapacity(4)
@@ -172,7 +176,8 @@ package final class TrackedCoverage {
                 if let rows {
                     // Compared now, while ``cuts`` are this fill's: the records carried over from
                     // them are the same.
-                    diff(old, new, everything: false, carriedFrom: joined ? cuts.base : nil, firstRow: rows.lowerBound, rows: &changedRows)
+                    diff(old, new, everything: false, joins: joined ? joins.base : nil, firstRow: rows.lowerBound, rowCount: rows.count,
+                         rows: &changedRows)
                     if !splicing { next.copyRecords(current, old.upperBound..<current.fill(i).upperBound) }
                 }
             }
@@ -323,7 +328,9 @@ package final class TrackedCoverage {
         let next = self.next
         let recordStart = next.records.count, cellStart = next.cellBytes.count
         rasterizer.add(path, transform: transform)
-        var sink = JoiningRecorder(rows: next, scale: scale, old: current, range: old, cuts: cuts.base, firstRow: rows.lowerBound)
+        joins.reset(count: rows.count, to: RowJoin())
+        var sink = JoiningRecorder(rows: next, scale: scale, old: current, range: old, cuts: cuts.base, joins: joins.base,
+                                   firstRow: rows.lowerBound)
         rasterizer.render(rule: rule, into: &sink)
         sink.finish(before: rows.upperBound)
         if sink.joined && (!wholeEnds || rasterizer.endsOnWholeWinding) { return true }
@@ -376,10 +383,11 @@ package final class TrackedCoverage {
 
     /// Widens `changedLo`/`changedHi` for each row whose records differ between `old` (current)
     /// and `new` (next), over the columns spanning the differing records of both, and `rows` to
-    /// the first and last such row. With `carried`, each row `y`'s records from column
-    /// `carried[y - firstRow]` on were copied from `old` (``JoiningRecorder``) and are not compared.
-    private func diff(_ old: Range<Int>, _ new: Range<Int>, everything: Bool, carriedFrom carried: UnsafePointer<Int32>? = nil,
-                      firstRow: Int = 0, rows: inout (first: Int, last: Int)) {
+    /// the first and last such row. With `joins`, the `rowCount` rows from `firstRow` were
+    /// joined (``JoiningRecorder``): each row's records carried over from `old` are not compared,
+    /// and where each row lies is read from `joins`, not found by scanning.
+    private func diff(_ old: Range<Int>, _ new: Range<Int>, everything: Bool, joins: UnsafePointer<RowJoin>? = nil,
+                      firstRow: Int = 0, rowCount: Int = 0, rows: inout (first: Int, last: Int)) {
         let a = current.records.base, b = next.records.base
         let ca = current.cellBytes.base, cb = next.cellBytes.base
         let lows = changedLo.base, highs = changedHi.base
@@ -389,30 +397,8 @@ package final class TrackedCoverage {
             if x.cells < 0 { return x.coverage == y.coverage }
             return memcmp(ca + Int(x.cells), cb + Int(y.cells), Int(x.count)) == 0
         }
-        var i = old.lowerBound, j = new.lowerBound
-        while i < old.upperBound || j < new.upperBound {
-            let ya = i < old.upperBound ? Int(a[i].y) : Int.max
-            let yb = j < new.upperBound ? Int(b[j].y) : Int.max
-            let y = min(ya, yb)
-            var rowEndA = i, rowEndB = j
-            while rowEndA < old.upperBound && Int(a[rowEndA].y) == y { rowEndA += 1 }
-            var ie = rowEndA, je: Int
-            if let carried {
-                // The same records, in the same order, end both rows: the new row's from the
-                // first at or right of the cut (records come in order of x).
-                let cut = carried[y - firstRow]
-                while rowEndB < new.upperBound && Int(b[rowEndB].y) == y && b[rowEndB].x < cut { rowEndB += 1 }
-                je = rowEndB
-                while rowEndB < new.upperBound && Int(b[rowEndB].y) == y { rowEndB += 1 }
-                ie = max(i, ie - (rowEndB - je))
-            } else {
-                while rowEndB < new.upperBound && Int(b[rowEndB].y) == y { rowEndB += 1 }
-                je = rowEndB
-            }
-            defer {
-                i = rowEndA
-                j = rowEndB
-            }
+        /// Compares row `y`'s records `i ..< ie` of `old` with `j ..< je` of `new`.
+        @inline(__always) func compare(row y: Int, _ i: Int, _ ie: Int, _ j: Int, _ je: Int) {
             // Common prefix and suffix of the two rows' records.
             let na = ie - i, nb = je - j
             var p = 0
@@ -451,7 +437,32 @@ package final class TrackedCoverage {
                 }
             }
         }
+        if let joins {
+            for r in 0..<rowCount {
+                let t = joins[r]
+                compare(row: firstRow + r, Int(t.oldStart), Int(t.oldCarried), Int(t.newStart), Int(t.newCarried))
+            }
+            return
+        }
+        var i = old.lowerBound, j = new.lowerBound
+        while i < old.upperBound || j < new.upperBound {
+            let y = min(i < old.upperBound ? Int(a[i].y) : Int.max, j < new.upperBound ? Int(b[j].y) : Int.max)
+            var rowEndA = i, rowEndB = j
+            while rowEndA < old.upperBound && Int(a[rowEndA].y) == y { rowEndA += 1 }
+            while rowEndB < new.upperBound && Int(b[rowEndB].y) == y { rowEndB += 1 }
+            compare(row: y, i, rowEndA, j, rowEndB)
+            i = rowEndA
+            j = rowEndB
+        }
     }
+}
+
+/// Where one joined row's records lie (``JoiningRecorder``): last update's from `oldStart`, those
+/// carried over from `oldCarried` to `oldEnd`; this update's from `newStart`, the carried copies
+/// from `newCarried` to `newEnd`.
+struct RowJoin {
+    var oldStart: Int32 = 0, oldCarried: Int32 = 0, oldEnd: Int32 = 0
+    var newStart: Int32 = 0, newCarried: Int32 = 0, newEnd: Int32 = 0
 }
 
 /// How many pixels two records starting together (or, `fromEnd`, ending together) have the same
@@ -714,24 +725,30 @@ private struct JoiningRecorder: CoverageSink {
     let cellBytes: Unmanaged<ScratchArray<UInt8>>
     let old: UnsafeMutablePointer<CoverageRows.Record>
     let oldCells: UnsafeMutablePointer<UInt8>
+    let oldCellCapacity: Int
     let oldEnd: Int
     var oldIndex: Int
     let cuts: UnsafePointer<Int32>
+    /// Where each row's records went (``RowJoin``), for the diff.
+    let joins: UnsafeMutablePointer<RowJoin>
     let firstRow: Int
     /// The row whose old records are appended next, and where its new records start.
     var row: Int
     var rowStart: Int
     private(set) var joined = true
 
-    init(rows: CoverageRows, scale: UInt32, old: CoverageRows, range: Range<Int>, cuts: UnsafePointer<Int32>, firstRow: Int) {
+    init(rows: CoverageRows, scale: UInt32, old: CoverageRows, range: Range<Int>, cuts: UnsafePointer<Int32>,
+         joins: UnsafeMutablePointer<RowJoin>, firstRow: Int) {
         recorder = RowRecorder(rows: rows, scale: scale)
         records = .passUnretained(rows.records)
         cellBytes = .passUnretained(rows.cellBytes)
         self.old = old.records.base
         oldCells = old.cellBytes.base
+        oldCellCapacity = old.cellBytes.capacity
         oldEnd = range.upperBound
         oldIndex = range.lowerBound
         self.cuts = cuts
+        self.joins = joins
         self.firstRow = firstRow
         row = firstRow
         rowStart = rows.records.count
@@ -756,60 +773,96 @@ private struct JoiningRecorder: CoverageSink {
     }
 
     /// Appends the old records right of the column for every row before `end`.
+    ///
+    /// Once a row of the changed ones, so a few instructions count: the struct's fields are read
+    /// into locals once a call, and a row's carried records and bytes are written in one pass
+    /// after one check of room each, not appended one by one (that, with a copy call for the
+    /// bytes, cost about what rasterizing the far side's edges would have).
     @inline(never)
     mutating func finish(before end: Int) {
-        let old = old, oldEnd = oldEnd, oldCells = oldCells
+        let old = old, oldEnd = oldEnd, oldCells = oldCells, oldCellCapacity = oldCellCapacity
+        let cuts = cuts, joins = joins, firstRow = firstRow
+        var row = row, oldIndex = oldIndex, rowStart = rowStart, joined = joined
+        defer {
+            self.row = row
+            self.oldIndex = oldIndex
+            self.rowStart = rowStart
+            self.joined = joined
+        }
         records._withUnsafeGuaranteedRef { records in
             cellBytes._withUnsafeGuaranteedRef { cellBytes in
+                var count = records.count
                 while row < end {
-                    let right = Int(cuts[row - firstRow])
-                    while oldIndex < oldEnd && Int(old[oldIndex].y) < row { oldIndex += 1 }
+                    let right = cuts[row &- firstRow], y = Int32(truncatingIfNeeded: row)
+                    while oldIndex < oldEnd && old[oldIndex].y < y { oldIndex &+= 1 }
+                    let oldStart = oldIndex
                     // The row's old records left of the column, and the one reaching across it.
                     var k = oldIndex
-                    while k < oldEnd && Int(old[k].y) == row && Int(old[k].x) + Int(old[k].count) <= right { k += 1 }
+                    while k < oldEnd && old[k].y == y && old[k].x &+ old[k].count <= right { k &+= 1 }
                     // The row's last new span reaching the column continues right of it (cells
                     // ending there are followed by a gap, or nothing).
                     var open = -1
-                    if records.count > rowStart {
-                        let last = records[records.count - 1]
-                        if last.cells < 0 && Int(last.x) + Int(last.count) == right { open = records.count - 1 }
+                    if count > rowStart {
+                        let last = records.base[count &- 1]
+                        if last.cells < 0 && last.x &+ last.count == right { open = count &- 1 }
                     }
-                    if k < oldEnd && Int(old[k].y) == row && Int(old[k].x) < right {
+                    if k < oldEnd && old[k].y == y && old[k].x < right {
                         let r = old[k]
-                        if open >= 0, r.cells < 0, records[open].coverage == r.coverage {
-                            records[open].count = r.x + r.count - records[open].x
+                        if open >= 0, r.cells < 0, records.base[open].coverage == r.coverage {
+                            records.base[open].count = r.x &+ r.count &- records.base[open].x
                         } else {
                             joined = false
                         }
-                        k += 1
+                        k &+= 1
                     } else if open >= 0 {
                         joined = false
                     }
                     var e = k
-                    while e < oldEnd && Int(old[e].y) == row { e += 1 }
+                    while e < oldEnd && old[e].y == y { e &+= 1 }
                     oldIndex = e
+                    joins[row &- firstRow] = RowJoin(oldStart: Int32(truncatingIfNeeded: oldStart), oldCarried: Int32(truncatingIfNeeded: k),
+                                                     oldEnd: Int32(truncatingIfNeeded: e), newStart: Int32(truncatingIfNeeded: rowStart),
+                                                     newCarried: Int32(truncatingIfNeeded: count),
+                                                     newEnd: Int32(truncatingIfNeeded: count &+ (e &- k)))
                     // The rest of the row, with its cells (one run, in the records' order, from
-                    // the first record's with cells to the last's). A few records: appended one
-                    // by one, shifted on the way, rather than copied and then shifted.
+                    // the first record's with cells to the last's), shifted on the way.
                     if k < e {
-                        var first = k
-                        while first < e && old[first].cells < 0 { first += 1 }
-                        var shift: Int32 = 0
-                        if first < e {
-                            var last = e - 1
-                            while old[last].cells < 0 { last -= 1 }
-                            let cellLow = Int(old[first].cells), cellHigh = Int(old[last].cells) + Int(old[last].count)
-                            shift = Int32(cellBytes.count - cellLow)
-                            cellBytes.append(from: oldCells + cellLow, count: cellHigh - cellLow)
+                        let n = e &- k
+                        if count &+ n > records.capacity { records.reserve(count &+ n) }
+                        let to = records.base + count
+                        var shift: Int32 = 0, cellLow = -1, cellHigh = 0
+                        for i in 0..<n {
+                            var r = old[k &+ i]
+                            if r.cells >= 0 {
+                                if cellLow < 0 {
+                                    cellLow = Int(r.cells)
+                                    shift = Int32(truncatingIfNeeded: cellBytes.count &- cellLow)
+                                }
+                                cellHigh = Int(r.cells) &+ Int(r.count)
+                                r.cells &+= shift
+                            }
+                            to[i] = r
                         }
-                        for i in k..<e {
-                            var r = old[i]
-                            if r.cells >= 0 { r.cells += shift }
-                            records.append(r)
+                        count &+= n
+                        records.reclaim(upTo: count)
+                        if cellLow >= 0 {
+                            let m = cellHigh &- cellLow, at = cellBytes.count
+                            let from = oldCells + cellLow
+                            // Up to 16 bytes as two words, past the run's end on both sides where
+                            // the buffers have room: bytes past a buffer's count are never read.
+                            if m <= 16 && cellLow &+ 16 <= oldCellCapacity && at &+ 16 <= cellBytes.capacity {
+                                let source = UnsafeRawPointer(from), target = UnsafeMutableRawPointer(cellBytes.base + at)
+                                target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+                                target.storeBytes(of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+                            } else {
+                                cellBytes.reserve(at &+ m)
+                                (cellBytes.base + at).update(from: from, count: m)
+                            }
+                            cellBytes.reclaim(upTo: at &+ m)
                         }
                     }
-                    row += 1
-                    rowStart = records.count
+                    row &+= 1
+                    rowStart = count
                 }
             }
         }
