@@ -199,3 +199,41 @@ extension TrackedCoverageTests {
         return (differing, unreported)
     }
 }
+
+extension TrackedCoverageTests {
+    /// A square moving left of a sliver whose edges are nearly level, in the same rows: each
+    /// update rasterizes the rows only up to a column between the two and carries the sliver's
+    /// records over, runs of 40 cells and more (copied whole, not as two words) and short ones
+    /// at its tip. The mask is that of a fresh coverage, bit for bit, every changed pixel
+    /// reported, and the damage stays left of the sliver: the carried records are not compared.
+    @Test func farSideRecordsOfLongAndShortRunsCarryOverExactly() throws {
+        let clip = IntRect(x: 0, y: 0, width: 200, height: 200)
+        let coverage = try TrackedCoverage(width: 200, height: 200)
+        var previous = [UInt8](repeating: 0, count: 200 * 200)
+        for step in 0..<40 {
+            let recording = FillRecording()
+            let context = GraphicsContext(recordingInto: recording, clip: clip)
+            var path = Path()
+            let x = 10 + Double(step) * 0.75
+            path.move(to: Point(x: x, y: 40.25))
+            path.addLine(to: Point(x: x + 30, y: 40.25))
+            path.addLine(to: Point(x: x + 30, y: 80.5))
+            path.addLine(to: Point(x: x, y: 80.5))
+            path.closeSubpath()
+            path.move(to: Point(x: 100, y: 50.5))
+            path.addLine(to: Point(x: 195, y: 52.75))
+            path.addLine(to: Point(x: 100, y: 58.25))
+            path.closeSubpath()
+            context.setFillColor(.white)
+            context.fill(path)
+            var changed: [IntRect] = []
+            coverage.update(recording, transform: .identity, alpha: 255, clip: clip) { changed.append($0) }
+            let (differing, unreported) = try Self.compare(coverage, withFresh: recording, alpha: 255, clip: clip, changed: changed, previous: &previous)
+            #expect(differing == 0, "step \(step): \(differing) pixels differ from fresh coverage")
+            #expect(unreported == 0, "step \(step): \(unreported) changed pixels outside the damage")
+            if step > 0 { for rect in changed { #expect(rect.maxX <= 100, "step \(step): \(rect) reaches the sliver") } }
+            if differing > 0 || unreported > 0 { break }
+        }
+        #expect(coverage.joinedFills > 25, "only \(coverage.joinedFills) fills joined with the far side")
+    }
+}

@@ -137,6 +137,7 @@ package final class TrackedCoverage {
         // in place, moving the rows on the shorter side of them: the rows a growing ring already
         // covers are not copied every update.
         let splicing = rows != nil && drawn?.fills.count == 1
+        var joinedSplice = false, splicedFrom = 0
         next.removeAll()
         next.alpha = alpha
         middles.removeAll()
@@ -172,6 +173,10 @@ package final class TrackedCoverage {
                     rasterizer.render(rule: fill.rule, into: &sink)
                 }
                 let new = newStart..<next.records.count
+                if splicing {
+                    joinedSplice = joined
+                    splicedFrom = newStart
+                }
                 middles.append(Middle(oldLow: old.lowerBound, oldHigh: old.upperBound, newLow: new.lowerBound, newHigh: new.upperBound))
                 if let rows {
                     // Compared now, while ``cuts`` are this fill's: the records carried over from
@@ -230,6 +235,9 @@ package final class TrackedCoverage {
         let now = self.current
         cursors.removeAll()
         for f in 0..<now.fillCount { cursors.append(rows != nil ? middles[f].new.lowerBound : now.fill(f).lowerBound) }
+        // A joined row's records end with the far side's, right of the changed columns: where
+        // each row starts is known (``joins``, moved with the spliced records), not searched for.
+        let joinedRows = joinedSplice ? rows.map { (first: $0.lowerBound, offset: middles[0].newLow - splicedFrom) } : nil
         // The band's changed rows and columns so far, and those of the rows written, as bounds of
         // whole numbers: the mask's covered bounds are widened once, not row by row (each widening
         // of a class's property is a dynamic exclusivity check).
@@ -245,6 +253,7 @@ package final class TrackedCoverage {
             guard lo < hi else { continue }
             changedLo[y] = 0
             changedHi[y] = 0
+            if let j = joinedRows { cursors[0] = Int(joins[y - j.first].newStart) + j.offset }
             if rewrite(row: y, from: lo, to: hi, rows: now) { written.add(row: y, from: lo, to: hi) }
             band.add(row: y, from: lo, to: hi)
         }
