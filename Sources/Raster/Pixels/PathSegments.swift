@@ -26,6 +26,10 @@ final class PathSegments {
     /// The device columns of the segments the last ``changedRows(since:)`` found changed.
     private(set) var changedColumns = (low: Double.infinity, high: -Double.infinity)
     private let matched = ScratchArray<UInt8>(capacity: 256)
+    /// Each segment's end point folded into one word: a segment not found where the last was
+    /// found is searched for among all of last update's (the arrow's head: a few searches of a
+    /// hundred segments a frame), one word compared each rather than the segments.
+    private let keys = ScratchArray<UInt64>(capacity: 256)
     /// Whether the list describes the last recording (false before any, or after one with a
     /// point that is not finite).
     private(set) var isValid = false
@@ -41,6 +45,7 @@ final class PathSegments {
         rowsHigh.removeAll()
         columnsLow.removeAll()
         columnsHigh.removeAll()
+        keys.removeAll()
         self.transform = transform
         isValid = true
         for f in recording.fills.indices {
@@ -92,6 +97,10 @@ final class PathSegments {
         rowsHigh.append(high)
         columnsLow.append(min(min(xa, xb), min(xc, xd)))
         columnsHigh.append(max(max(xa, xb), max(xc, xd)))
+        // The end point: a path's segments end at different points but where it crosses itself.
+        // +0 makes −0 the +0 it equals, so segments that are equal (``Segment``'s ==) have
+        // equal keys.
+        keys.append((p3.0 + 0).bitPattern &* 3 ^ (p3.1 + 0).bitPattern)
     }
 
     /// The device rows holding every edge that `self` has and `old` has not, or the reverse; an
@@ -107,13 +116,27 @@ final class PathSegments {
         var left = Double.infinity, right = -Double.infinity
         var misses = 0
         var hint = 0
+        let oldKeys = old.keys.base, oldMatched = old.matched.base, oldSegments = old.segments.base
         for j in 0..<count {
-            let s = segments[j]
+            let s = segments[j], key = keys[j]
             var found = -1
-            var k = hint
-            for _ in 0..<oldCount {
-                if old.matched[k] == 0 && old.segments[k] == s { found = k; break }
-                k = k + 1 == oldCount ? 0 : k + 1
+            // From where the last was found to the end, then from the start: the same order as
+            // one search round from there.
+            if hint < oldCount, oldKeys[hint] == key, oldMatched[hint] == 0, oldSegments[hint] == s {
+                found = hint
+            } else {
+                var k = hint
+                while k < oldCount {
+                    if oldKeys[k] == key && oldMatched[k] == 0 && oldSegments[k] == s { found = k; break }
+                    k += 1
+                }
+                if found < 0 {
+                    k = 0
+                    while k < hint {
+                        if oldKeys[k] == key && oldMatched[k] == 0 && oldSegments[k] == s { found = k; break }
+                        k += 1
+                    }
+                }
             }
             if found >= 0 {
                 old.matched[found] = 1
