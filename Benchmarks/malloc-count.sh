@@ -4,17 +4,18 @@
 # 2N frames with the sweep on --autoplay, and prints (count(2N) − count(N)) / N: what a frame
 # allocates once warm. Windowed runs need an X server: pass --display :NN. They run paced by the
 # server's Present vblanks (the player's default) with the overlay shown (`vblank`) and hidden
-# (`vblank-bare`), and unpaced (`max`: --fps max, frames blitted at once).
+# (`vblank-bare`), unpaced (`max`: --fps max) and on the link's timer (`timer`: --vsync timer), both
+# showing frames at once (through Present from MIT-SHM pixmaps when the server has them, else blitted).
 # A Lottie file (a path ending in .json) is played with `play FILE` (issue 14), for at least one
 # loop before counting.
 # Each run is bounded (--timeout S, default 60 s plus 2N/20 s): a player that hangs, or a scene
 # that goes idle before its frames are done, shows as "timeout" and the script exits 1.
-# Usage: Benchmarks/malloc-count.sh [--frames N] [--size WxH] [--display :NN] [--modes "vblank vblank-bare max"]
+# Usage: Benchmarks/malloc-count.sh [--frames N] [--size WxH] [--display :NN] [--modes "vblank vblank-bare max timer"]
 #                                   [--timeout S] [--player PATH] [scene | FILE.json ...]
 # --player measures that binary (another build, to compare) instead of building the release player.
 set -euo pipefail
 cd "$(dirname "$0")"
-frames=300 size=640x480 display="" modes="vblank vblank-bare max" limit="" player=""
+frames=300 size=640x480 display="" modes="vblank vblank-bare max timer" limit="" player=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --frames) frames="$2"; shift 2 ;;
@@ -46,6 +47,7 @@ count() {  # scene frames mode
         vblank) args+=(--display "$display") ;;
         vblank-bare) args+=(--display "$display" --no-overlay) ;;
         max) args+=(--display "$display" --fps max) ;;
+        timer) args+=(--display "$display" --vsync timer) ;;
         *) echo "unknown mode $3" >&2; exit 64 ;;
     esac
     local seconds=${limit:-$((60 + 2 * $2 / 20))} log status=0

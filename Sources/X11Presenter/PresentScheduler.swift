@@ -1,4 +1,4 @@
-// PresentScheduler: frames shown at a chosen vblank through the Present extension, from a ring of
+// PresentScheduler: frames shown at a chosen vblank, or at once, through the Present extension, from a ring of
 // pixmaps (MIT-SHM, or filled with XPutImage on a remote display), and vblank notifications for
 // the display link (a frame's own completion when one is queued for that vblank, else NotifyMSC).
 
@@ -74,8 +74,10 @@ final class PresentScheduler {
     private var newest: Int?
     private var serial: UInt32 = 0
     /// The newest pixmap present whose `CompleteNotify` has not arrived (the server may still
-    /// hold it for its vblank), and the vblank it was sent for (0: the next one).
-    private var unfinished: (serial: UInt32, msc: UInt64)?
+    /// hold it for its vblank), and the vblank it was sent for (0: the next one); `atOnce` when
+    /// it was shown as the server read it (``presentAtOnce(damage:)``), so that nothing sent
+    /// after it can be shown before it.
+    private var unfinished: (serial: UInt32, msc: UInt64, atOnce: Bool)?
     private var rectangles: [XRectangle] = []
 
     final class Buffer {
@@ -211,11 +213,19 @@ final class PresentScheduler {
 
     /// The bitmap to draw the next frame into: an idle buffer, brought up to the newest frame.
     /// Call when ``hasIdleBuffer`` (else the oldest busy buffer is taken anyway).
+    ///
+    /// The newest frame's own buffer is taken when the server has let go of it (frames shown at
+    /// once complete as soon as the server reads them): it needs no catch-up copy. Otherwise the
+    /// idle buffer presented longest ago.
     func acquire() -> Bitmap {
         if let acquired { return bitmap(of: ring[acquired]) }
         var pick: Int?
-        for (i, buffer) in ring.enumerated() where buffer.isIdle {
-            if pick == nil || buffer.serial < ring[pick!].serial { pick = i }
+        if let newest, ring[newest].isIdle {
+            pick = newest
+        } else {
+            for (i, buffer) in ring.enumerated() where buffer.isIdle {
+                if pick == nil || buffer.serial < ring[pick!].serial { pick = i }
+            }
         }
         let index = pick ?? ring.indices.min { ring[$0].serial < ring[$1].serial }!
         let buffer = ring[index]
@@ -248,10 +258,18 @@ final class PresentScheduler {
     /// the case when the older one's target is the next vblank, whichever it is (0), or has
     /// passed (so it runs at the next one), and this one's target is no later than the next.
     /// A burst of frames (steps while paused, keys pressed together) left pieces of older frames
-    /// on screen that way. The caller waits for the older present's completion first.
+    /// on screen that way. The caller waits for the older present's completion first. An older
+    /// present shown at once was shown when the server read it: no later one can overtake it.
     func mayOvertakeUnfinishedPresent(atMSC msc: UInt64) -> Bool {
-        guard let older = unfinished else { return false }
+        guard let older = unfinished, !older.atOnce else { return false }
         return older.msc == 0 || max(msc, older.msc + 1) <= latestMSC + 1
+    }
+
+    /// Whether a present shown at once, sent now, could be shown before the unfinished one: when
+    /// that one waits in the server for a vblank. The caller waits for its completion first.
+    var mayOvertakeUnfinishedPresentAtOnce: Bool {
+        guard let older = unfinished else { return false }
+        return !older.atOnce
     }
 
     /// Lets the next present go without the completion of the unfinished one: the server never
@@ -270,6 +288,28 @@ final class PresentScheduler {
     /// first), but at `msc` or the vblank after the older one's, whichever is later. Otherwise
     /// a step drawn just after pausing could stay hidden behind the paused picture.
     func present(damage: [IntRect], atMSC msc: UInt64, lateAtOnce: Bool = false) -> UInt32? {
+        var target = msc
+        var async = lateAtOnce
+        if let older = unfinished, !older.atOnce {
+            async = false
+            if older.msc > 0 { target = max(msc, older.msc + 1) }
+        }
+        return send(damage: damage, target: target, async: async, atOnce: false)
+    }
+
+    /// Presents the acquired buffer at once, as a blit would show it: `PresentOptionAsync` for the
+    /// vblank current when the server reads the request, which it then copies at once (it can tear
+    /// on a real scanout, as a blit can). Its `CompleteNotify` follows at once on the event
+    /// connection and frees the pixmap: a frame shown at once costs no event on the window's own
+    /// connection, whose events libxcb allocates (a blit's `ShmCompletion` is one). Returns the
+    /// present's serial, or nil when nothing was acquired or nothing changed. The caller first
+    /// waits for an unfinished present queued for a vblank
+    /// (``mayOvertakeUnfinishedPresentAtOnce``), which would otherwise cover this frame.
+    func presentAtOnce(damage: [IntRect]) -> UInt32? {
+        send(damage: damage, target: 0, async: true, atOnce: true)
+    }
+
+    private func send(damage: [IntRect], target: UInt64, async: Bool, atOnce: Bool) -> UInt32? {
         guard let index = acquired else { return nil }
         let buffer = ring[index]
         let bounds = bitmap(of: buffer).bounds
@@ -297,16 +337,10 @@ final class PresentScheduler {
         buffer.serial = serial
         buffer.isIdle = false
         rectangles.withUnsafeMutableBufferPointer { XFixesSetRegion(display, region, $0.baseAddress, Int32($0.count)) }
-        var target = msc
-        var atOnce = lateAtOnce
-        if let older = unfinished {
-            atOnce = false
-            if older.msc > 0 { target = max(msc, older.msc + 1) }
-        }
         XPresentPixmap(display, window, buffer.pixmap, serial, 0, region, 0, 0, 0, 0, 0,
-                       UInt32(PresentOptionCopy | (atOnce ? PresentOptionAsync : PresentOptionNone)), target, 0, 0, nil, 0)
+                       UInt32(PresentOptionCopy | (async ? PresentOptionAsync : PresentOptionNone)), target, 0, 0, nil, 0)
         XFlush(display)
-        unfinished = (serial, target)
+        unfinished = (serial, target, atOnce)
         return serial
     }
 
@@ -338,6 +372,14 @@ final class PresentScheduler {
         serial &+= 1
         XPresentNotifyMSC(display, window, serial, msc, 0, 0)
         XFlush(display)
+    }
+
+    /// Copies the newest frame into `bitmap` when it is of the ring's size (frames blitted
+    /// after Present stops go on from it); false when there is none to copy.
+    func copyNewestFrame(into bitmap: Bitmap) -> Bool {
+        guard let newest, bitmap.width == size.width, bitmap.height == size.height else { return false }
+        bitmap.copy(bitmap.bounds, from: self.bitmap(of: ring[newest]))
+        return true
     }
 
     /// Copies `rect` of the newest frame to the window again (after an Expose).

@@ -44,6 +44,14 @@ public final class X11Window {
         /// pixmaps: MIT-SHM, else filled with `XPutImage`; see ``present(damage:atMSC:)``) when
         /// the server allows it; see ``presentation``.
         public var usesPresent: Bool
+        /// With ``usesPresent``: whether Present is used only when its pixmaps can be MIT-SHM
+        /// segments, frames being blitted otherwise. For a window whose frames are all shown at
+        /// once (``present(damage:)``), where Present is worth it only so that the server's
+        /// release of a frame comes on the connection of Present's events, read without
+        /// allocating, not as a blit's `ShmCompletion` on the window's own (libxcb allocates every
+        /// event it reads): pixmaps filled with `XPutImage` would cost the server a copy more
+        /// than blitting the frame to the window.
+        public var presentsOnlyFromSharedMemory: Bool
         /// How long to wait for the server to finish reading a shared-memory frame before
         /// giving up on that frame's completion event (a server that never answers must not hang us).
         public var completionTimeout: Double
@@ -55,14 +63,15 @@ public final class X11Window {
 
         /// Creates a configuration.
         public init(displayName: String? = nil, title: String, width: Int, height: Int,
-                    usesSharedMemory: Bool = true, usesPresent: Bool = false, completionTimeout: Double = 0.25,
-                    className: String? = nil, interrupter: ConnectionInterrupter? = nil) {
+                    usesSharedMemory: Bool = true, usesPresent: Bool = false, presentsOnlyFromSharedMemory: Bool = false,
+                    completionTimeout: Double = 0.25, className: String? = nil, interrupter: ConnectionInterrupter? = nil) {
             self.displayName = displayName
             self.title = title
             self.width = width
             self.height = height
             self.usesSharedMemory = usesSharedMemory
             self.usesPresent = usesPresent
+            self.presentsOnlyFromSharedMemory = presentsOnlyFromSharedMemory
             self.completionTimeout = completionTimeout
             self.className = className
             self.interrupter = interrupter
@@ -83,8 +92,9 @@ public final class X11Window {
     public private(set) var transport: Transport
     /// How frames are shown: through Present at a vblank, or blitted as soon as they are ready.
     public enum Presentation: Equatable, Sendable {
-        /// `PresentPixmap` at a target vblank, of MIT-SHM pixmaps or, without MIT-SHM (see
-        /// ``transport``), of pixmaps filled with `XPutImage`; vblanks can be asked for.
+        /// `PresentPixmap` at a target vblank (``present(damage:atMSC:)``) or at once
+        /// (``present(damage:)``), of MIT-SHM pixmaps or, without MIT-SHM (see ``transport``), of
+        /// pixmaps filled with `XPutImage`; vblanks can be asked for.
         case present
         /// `XShmPutImage` or `XPutImage` at once; `reason` says why not Present (nil: not asked for).
         case blit(reason: String?)
@@ -237,10 +247,12 @@ public final class X11Window {
                                          width: frame.width, height: frame.height, upload: upload)
                 }
                 // Without MIT-SHM (a remote display) the pixmaps are filled with XPutImage.
-                if transport == .sharedMemory, PresentScheduler.offersSharedPixmaps(display) {
-                    scheduler = try? makeScheduler(.sharedMemory)
-                }
-                if scheduler == nil {
+                let sharedPixmaps = transport == .sharedMemory && PresentScheduler.offersSharedPixmaps(display)
+                if sharedPixmaps { scheduler = try? makeScheduler(.sharedMemory) }
+                if scheduler == nil, configuration.presentsOnlyFromSharedMemory {
+                    presentation = .blit(reason: transport != .sharedMemory ? "frames do not go through MIT-SHM"
+                                         : sharedPixmaps ? "no MIT-SHM pixmaps for Present" : "the server offers no MIT-SHM pixmaps for Present")
+                } else if scheduler == nil {
                     do {
                         scheduler = try makeScheduler(.putImage)
                         if transport == .sharedMemory { transport = .putImage(reason: "the server offers no MIT-SHM pixmaps for Present") }
@@ -290,8 +302,13 @@ public final class X11Window {
         self.presentEvents = nil
     }
 
-    /// Presenting stops: frames are blitted at once from now on.
+    /// Presenting stops: frames are blitted at once from now on, going on from the newest frame
+    /// presented (frames are drawn over their damage alone, and Exposes are re-blitted).
     private func stopPresent(reason: String) {
+        if let scheduler, !watch.isLost, !isClosed {
+            if imageSize != (width, height) { reallocate() }
+            _ = scheduler.copyNewestFrame(into: image.bitmap)
+        }
         scheduler?.close()
         scheduler = nil
         closePresentEvents()
@@ -376,12 +393,14 @@ public final class X11Window {
     }
 
     /// Reads the last present's completion if it has arrived (a late frame's usually has), then
-    /// waits for it when a present for `msc` could be shown at the same vblank, and so before it
+    /// waits for it when a present for `msc` (nil: one shown at once) could be shown before it
     /// (see ``PresentScheduler/mayOvertakeUnfinishedPresent(atMSC:)``). Whether the last present
     /// is still waiting also decides whether this one may be shown at once.
-    private func keepPresentsInOrder(_ scheduler: PresentScheduler, atMSC msc: UInt64) {
+    private func keepPresentsInOrder(_ scheduler: PresentScheduler, atMSC msc: UInt64?) {
+        // Presents shown at once follow each other without a look at the sockets.
+        if msc == nil, !scheduler.mayOvertakeUnfinishedPresentAtOnce { return }
         if scheduler.hasUnfinishedPresent { readArrivedEvents() }
-        guard scheduler.mayOvertakeUnfinishedPresent(atMSC: msc) else { return }
+        guard msc.map(scheduler.mayOvertakeUnfinishedPresent(atMSC:)) ?? scheduler.mayOvertakeUnfinishedPresentAtOnce else { return }
         waitForServer { !scheduler.hasUnfinishedPresent } onTimeout: {
             scheduler.forgetUnfinishedPresent()
             return "no Present completion from the server within \(Int(completionTimeout * 1000)) ms; presenting anyway"
@@ -441,6 +460,9 @@ public final class X11Window {
     /// as Present's events are selected only on theirs (see PresentScheduler.readEvents(into:)).
     @_spi(Testing) public private(set) var genericEventsOnWindowConnection = 0
 
+    /// How many blits' `ShmCompletion` events arrived (on the window's own connection).
+    @_spi(Testing) public private(set) var shmCompletionsOnWindowConnection = 0
+
     /// How many Present events arrived on their own connection.
     @_spi(Testing) public var presentEventsRead: Int { scheduler?.eventsRead ?? 0 }
 
@@ -448,15 +470,19 @@ public final class X11Window {
     /// `NotifyMSC`; the others were answered by the completion of a frame queued for them.
     @_spi(Testing) public var vblankNotifiesSent: Int { scheduler?.notifiesSent ?? 0 }
 
-    /// Sends the damaged rectangles of the frame buffer to the window.
+    /// Shows the damaged rectangles of the frame buffer in the window at once.
     ///
-    /// Rectangles are clipped to the window. With MIT-SHM, the last one asks for a completion
-    /// event, which ``acquireFrameBuffer()`` waits for so no frame is overwritten while read.
+    /// Rectangles are clipped to the window. With Present (see ``presentation``) the frame is
+    /// presented to be copied as soon as the server reads the request, no vblank waited for (as
+    /// a blit, it can tear on a real scanout), after any present still queued for a vblank; its
+    /// completion frees the pixmap. Otherwise the rectangles are blitted; with MIT-SHM, the last
+    /// one asks for a completion event, which ``acquireFrameBuffer()`` waits for so no frame is
+    /// overwritten while read.
     public func present(damage: [IntRect]) {
         guard !watch.isLost, !isClosed, !isDestroyed else { return }
         if let scheduler {
-            keepPresentsInOrder(scheduler, atMSC: 0)
-            if self.scheduler === scheduler { _ = scheduler.present(damage: damage, atMSC: 0) }
+            keepPresentsInOrder(scheduler, atMSC: nil)
+            if self.scheduler === scheduler { _ = scheduler.presentAtOnce(damage: damage) }
             return
         }
         let bounds = image.bitmap.bounds
@@ -603,6 +629,7 @@ public final class X11Window {
             return .expose(IntRect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height)))
         case completionEventType:
             awaitingCompletion = false
+            shmCompletionsOnWindowConnection += 1
             return nil
         case GenericEvent:
             genericEventsOnWindowConnection += 1

@@ -22,10 +22,13 @@ private final class Vblanks: VblankSource {
 /// thread-safe, so windows must not open and close on several threads of one process at once.
 extension X11WindowTests {
     /// A window with Present on a fresh server at `fps` vblanks a second; without MIT-SHM on
-    /// the server unless `sharedMemory`.
-    func openPresentWindow(fps: Int, width: Int = 64, height: Int = 48, sharedMemory: Bool = true) throws -> (XvfbServer, X11Window) {
+    /// the server unless `sharedMemory`. `onlyFromSharedMemory`: as the player opens windows
+    /// whose frames are all shown at once.
+    func openPresentWindow(fps: Int, width: Int = 64, height: Int = 48, sharedMemory: Bool = true,
+                           onlyFromSharedMemory: Bool = false) throws -> (XvfbServer, X11Window) {
         let server = try XvfbServer(extraArguments: ["-fakescreenfps", "\(fps)"] + (sharedMemory ? [] : ["-extension", "MIT-SHM"]))
-        let window = try X11Window(.init(displayName: server.display, title: "present", width: width, height: height, usesPresent: true))
+        let window = try X11Window(.init(displayName: server.display, title: "present", width: width, height: height, usesPresent: true,
+                                         presentsOnlyFromSharedMemory: onlyFromSharedMemory))
         window.onNotice = { _ in }
         return (server, window)
     }
@@ -192,6 +195,9 @@ extension X11WindowTests {
         let red: UInt32 = 0xFFFF_0000, blue: UInt32 = 0xFF00_00FF
         var events: [WindowEvent] = []
         func awaitPresented(_ serial: UInt32?) { awaitCompletion(of: serial, on: window, &events) }
+        // The map's Expose first: read after the second frame (it can arrive after the first's
+        // completion, on the other connection), it re-blits the newest frame, blue everywhere.
+        _ = nextEvent(of: window, &events) { if case .expose = $0 { true } else { false } }
         var frame = window.acquireFrameBuffer()
         frame.clear(to: red)
         awaitPresented(window.present(damage: [frame.bounds], atMSC: 0))
@@ -210,7 +216,130 @@ extension X11WindowTests {
                 if isInside ? pixel != blue : pixel != red { if isInside { inside += 1 } else { outside += 1 } }
             }
         }
-        #expect(inside == 0 && outside == 0, "\(inside) pixels inside and \(outside) outside the region are wrong")
+        #expect(inside == 0 && outside == 0, "\(inside) pixels inside and \(outside) outside the region are wrong; (5, 5) is \(String(shown[5, 5], radix: 16)), (15, 25) \(String(shown[15, 25], radix: 16))")
+    }
+
+    /// Frames shown at once (``X11Window/present(damage:)``, as `--fps max` and `--vsync timer`
+    /// show them) go through Present too: each is in the window as soon as the server has read
+    /// the request, though the server's vblanks come once a second; its completion, which frees
+    /// the pixmap, arrives on the connection of Present's events, and the window's own
+    /// connection receives no event for it (a blit's `ShmCompletion`, allocated by libxcb).
+    @Test func framesShownAtOnceGoThroughPresentWithoutAnEventOnTheWindowsConnection() throws {
+        let (server, window) = try openPresentWindow(fps: 1, width: 64, height: 48, onlyFromSharedMemory: true)
+        defer { window.close(); server.stop() }
+        #expect(window.presentation == .present)
+        #expect(window.transport == .sharedMemory)
+        let client = try X11TestClient(displayName: server.display)
+        var events: [WindowEvent] = []
+        var wrong: [String] = []
+        let frames = 40
+        for i in 0..<frames {
+            let frame = window.acquireFrameBuffer()
+            if i == 0 { frame.clear(to: 0xFF20_2020) }
+            // Each frame changes a square of its own and repaints the first one.
+            let square = IntRect(x: (i * 6) % 56, y: (i * 4) % 40, width: 8, height: 8)
+            let color = 0xFF00_0000 | UInt32(i * 6) << 16 | UInt32(255 - i * 6)
+            frame.fill(square, with: color)
+            frame.fill(IntRect(x: 0, y: 40, width: 8, height: 8), with: color)
+            window.present(damage: i == 0 ? [frame.bounds] : [square, IntRect(x: 0, y: 40, width: 8, height: 8)])
+            window.synchronize()
+            let expected = try #require(frame.cropped(to: frame.bounds))
+            guard let shown = client.image(ofWindow: window.windowID) else { continue }
+            if !shown.hasSamePixels(as: expected) { wrong.append("frame \(i)") }
+            window.processEvents(into: &events)
+        }
+        #expect(wrong.isEmpty, "the window did not show \(wrong.joined(separator: ", ")) once the server had read it")
+        for _ in 0..<250 where window.presentEventsRead < frames {
+            window.processEvents(into: &events)
+            var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 20)
+        }
+        #expect(window.presentEventsRead == frames)
+        #expect(events.filter { if case .presented = $0 { true } else { false } }.count == frames)
+        #expect(window.shmCompletionsOnWindowConnection == 0)
+        #expect(window.genericEventsOnWindowConnection == 0)
+    }
+
+    /// A frame shown at once after one queued for a vblank waits for that one's completion:
+    /// shown first, it would be covered by the older frame at its vblank.
+    @Test func aFrameShownAtOnceIsNotCoveredByOneQueuedForAVblank() throws {
+        let (server, window) = try openPresentWindow(fps: 60)
+        defer { window.close(); server.stop() }
+        let client = try X11TestClient(displayName: server.display)
+        var covered = 0, trials = 0
+        for trial in 0..<8 {
+            var events: [WindowEvent] = []
+            window.requestVblank(atOrAfter: 0)
+            guard case let .vblank(now)? = nextEvent(of: window, &events, { if case .vblank = $0 { true } else { false } }) else { continue }
+            let older: UInt32 = 0xFF00_0000 | UInt32(2 * trial + 1) << 8
+            let newer: UInt32 = 0xFF00_0000 | UInt32(2 * trial + 2)
+            let first = window.acquireFrameBuffer()
+            first.clear(to: older)
+            let queued = window.present(damage: [first.bounds], atMSC: now.msc + 2)
+            let second = window.acquireFrameBuffer()
+            second.clear(to: newer)
+            window.present(damage: [second.bounds])
+            guard nextEvent(of: window, &events, { if case let .presented(s, _, _) = $0, s == queued { true } else { false } }) != nil else { continue }
+            // The frame shown at once, sent after the queued one completed, is read by now.
+            window.synchronize()
+            client.sync()
+            trials += 1
+            if client.image(ofWindow: window.windowID)?[10, 10] != newer { covered += 1 }
+        }
+        #expect(trials > 0)
+        #expect(covered == 0, "the frame shown at once was covered by the older one in \(covered) of \(trials) trials")
+    }
+
+    /// A window whose frames are all shown at once uses Present only with MIT-SHM pixmaps:
+    /// without MIT-SHM they are blitted with XPutImage, not filled into pixmaps with it.
+    @Test func framesShownAtOnceAreBlittedWithoutSharedMemory() throws {
+        let (server, window) = try openPresentWindow(fps: 60, sharedMemory: false, onlyFromSharedMemory: true)
+        defer { window.close(); server.stop() }
+        #expect(window.presentation == .blit(reason: "frames do not go through MIT-SHM"))
+        #expect(window.presentEventsResource == nil)
+        let client = try X11TestClient(displayName: server.display)
+        let frame = window.acquireFrameBuffer()
+        frame.clear(to: 0xFF12_3456)
+        window.presentAll()
+        window.synchronize()
+        #expect(client.image(ofWindow: window.windowID).map { $0[5, 5] & 0xFF_FFFF == 0x12_3456 } ?? false)
+    }
+
+    /// When the connection of Present's events is lost, frames shown at once are blitted, and go
+    /// on from the newest frame presented: a frame drawn over its damage alone, and an Expose
+    /// re-blitted from the frame buffer, show the whole picture.
+    @Test func framesShownAtOnceGoOnFromTheNewestFrameWhenPresentStops() throws {
+        let (server, window) = try openPresentWindow(fps: 60, width: 64, height: 48, onlyFromSharedMemory: true)
+        defer { window.close(); server.stop() }
+        let client = try X11TestClient(displayName: server.display)
+        var frame = window.acquireFrameBuffer()
+        drawPattern(into: frame, seed: 5)
+        window.present(damage: [frame.bounds])
+        client.killClient(owning: try #require(window.presentEventsResource))
+        var events: [WindowEvent] = []
+        for _ in 0..<250 where window.presentation == .present {
+            window.processEvents(into: &events)
+            var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 20)
+        }
+        #expect(window.presentation == .blit(reason: "the connection for Present's events was lost"))
+        frame = window.acquireFrameBuffer()
+        let square = IntRect(x: 20, y: 10, width: 8, height: 8)
+        frame.fill(square, with: 0xFF00_FF00)
+        window.present(damage: [square])
+        let expected = try #require(frame.cropped(to: frame.bounds))
+        window.synchronize()
+        #expect(client.image(ofWindow: window.windowID)?.hasSamePixels(as: expected) ?? false)
+        let cover = client.coverArea(x: 0, y: 0, width: 64, height: 48)
+        client.destroy(window: cover)
+        events.removeAll()
+        for _ in 0..<250 where !events.contains(where: { if case .expose = $0 { true } else { false } }) {
+            window.processEvents(into: &events)
+            var fd = pollfd(fd: window.connectionFileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&fd, 1, 20)
+        }
+        window.synchronize()
+        #expect(client.image(ofWindow: window.windowID)?.hasSamePixels(as: expected) ?? false, "the window after an Expose differs from the frame")
     }
 
     /// Without Present's events the window says why and blits as before. (Xvfb 21.1 cannot turn

@@ -27,11 +27,14 @@ enum PlayerRun {
         StopSignals.guardWindow(interrupter, display: options.displayName ?? getenv("DISPLAY").map { String(cString: $0) } ?? "")
         do {
             let size = (options.width, options.height)
-            // --fps max stays unpaced: no vblanks, frames blitted as soon as they are made.
-            let usesPresent = options.vsync != .timer && options.frameRate != .unlimited
+            // --fps max and --vsync timer show each frame as soon as it is made, paced by no
+            // vblank: through Present too, from MIT-SHM pixmaps (the server's release of a frame
+            // then arrives where it costs no allocation, unlike a blit's ShmCompletion), else blitted.
+            let showsAtOnce = options.vsync == .timer || options.frameRate == .unlimited
             window = try X11Window(.init(displayName: options.displayName, title: "live-player: \(options.scene.rawValue)",
                                          width: size.0, height: size.1, usesSharedMemory: options.usesSharedMemory,
-                                         usesPresent: usesPresent, className: "live-player", interrupter: interrupter))
+                                         usesPresent: true, presentsOnlyFromSharedMemory: showsAtOnce,
+                                         className: "live-player", interrupter: interrupter))
         } catch {
             StopSignals.releaseWindow()
             switch error {

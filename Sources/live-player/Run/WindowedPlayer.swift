@@ -19,6 +19,8 @@ import Glibc
 ///
 /// With Present (the default when the server has it) the host ticks on the server's vblanks;
 /// without it, on a timer at the XRandR rate. The overlay, the summary and `--stats` say which.
+/// `--fps max` and `--vsync timer` tick on the timer and show each frame at once: through Present
+/// too when the server makes MIT-SHM pixmaps (its completions then cost no allocation), else blitted.
 @MainActor
 final class WindowedPlayer: FrameSource {
     private let options: PlayerOptions
@@ -48,15 +50,16 @@ final class WindowedPlayer: FrameSource {
         self.options = options
         self.window = window
         let display = window.displayRefresh
-        let usesPresent = window.presentation == .present
+        // --vsync timer and --fps max show frames at once, through Present too when the window has it.
+        let pacedByVblanks = window.presentation == .present && options.vsync != .timer && options.frameRate != .unlimited
         // The timer's grid is the display's rate, or the target itself when that is faster.
         var refresh = display.rate
-        if !usesPresent, case let .fixed(n) = options.frameRate { refresh = max(refresh, Double(n)) }
+        if !pacedByVblanks, case let .fixed(n) = options.frameRate { refresh = max(refresh, Double(n)) }
         link = DisplayLink(refreshRate: refresh)
         if case let .fixed(n) = options.frameRate { link.preferredFrameRateRange = FrameRateRange(exactly: Double(n)) }
         link.isUnthrottled = options.frameRate == .unlimited
         let rateSource: PlayerClock.RateSource = display.source == .xrandr ? .xrandr : .default
-        if usesPresent {
+        if pacedByVblanks {
             clock = PlayerClock(source: .present, reason: nil, displayRateSource: rateSource)
         } else {
             let reason: StaticString? = switch (options.frameRate, options.vsync) {
@@ -81,7 +84,7 @@ final class WindowedPlayer: FrameSource {
         if options.vsync == .automatic, options.frameRate != .unlimited, case let .blit(reason?) = window.presentation {
             printError("not pacing frames to vblanks (\(reason)); ticking on a timer at \(fixed(link.refreshRate, 1)) Hz")
         }
-        let overlay = FPSOverlay(transportLabel: clock.source == .present ? transport + " Present" : transport, frameRate: options.frameRate)
+        let overlay = FPSOverlay(transportLabel: window.presentation == .present ? transport + " Present" : transport, frameRate: options.frameRate)
         overlay.clock = clock
         do {
             pipeline = try FramePipeline(kind: options.scene, setup: SceneSetup(size: Size(width: Double(window.width), height: Double(window.height)), image: options.image,
