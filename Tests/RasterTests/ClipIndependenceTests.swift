@@ -4,20 +4,26 @@ import Testing
 /// A shape's pixels inside a clip are the pixels it has drawn whole, wherever the clip is: a frame
 /// drawn damage rectangle by damage rectangle, or in bands of rows, must be the frame drawn at once.
 @Suite struct ClipIndependenceTests {
+    /// A closed shape of four random cubics around a random centre inside 400x300, and that centre.
+    static func randomShape(_ rng: inout SeededGenerator) -> (Path, Double, Double) {
+        let cx = Double.random(in: 50...350, using: &rng), cy = Double.random(in: 50...250, using: &rng)
+        func near(_ r: Double) -> Point {
+            Point(x: cx + Double.random(in: -r...r, using: &rng), y: cy + Double.random(in: -r...r, using: &rng))
+        }
+        var path = Path()
+        path.move(to: near(40))
+        for _ in 0..<4 { path.addCurve(to: near(60), control1: near(80), control2: near(80)) }
+        path.closeSubpath()
+        return (path, cx, cy)
+    }
+
     /// Random closed cubic shapes at 70 % alpha over a colour (fixed seed), each drawn whole and
     /// clipped to a random rectangle; the number of pixels inside the rectangle that differ.
     func clippedPixelsThatDiffer(seed: UInt64, clip makeClip: (inout SeededGenerator) -> IntRect) throws -> [String] {
         var rng = SeededGenerator(state: seed)
         var differing: [String] = []
         for trial in 0..<300 {
-            let cx = Double.random(in: 50...350, using: &rng), cy = Double.random(in: 50...250, using: &rng)
-            func near(_ r: Double) -> Point {
-                Point(x: cx + Double.random(in: -r...r, using: &rng), y: cy + Double.random(in: -r...r, using: &rng))
-            }
-            var path = Path()
-            path.move(to: near(40))
-            for _ in 0..<4 { path.addCurve(to: near(60), control1: near(80), control2: near(80)) }
-            path.closeSubpath()
+            let (path, _, _) = Self.randomShape(&rng)
             let clip = makeClip(&rng)
             let whole = try Bitmap(width: 400, height: 300), clipped = try Bitmap(width: 400, height: 300)
             for (bitmap, isClipped) in [(whole, false), (clipped, true)] {
@@ -68,14 +74,7 @@ import Testing
         var rng = SeededGenerator(state: 0xC11F)
         var differing: [String] = []
         for trial in 0..<300 {
-            let cx = Double.random(in: 50...350, using: &rng), cy = Double.random(in: 50...250, using: &rng)
-            func near(_ r: Double) -> Point {
-                Point(x: cx + Double.random(in: -r...r, using: &rng), y: cy + Double.random(in: -r...r, using: &rng))
-            }
-            var path = Path()
-            path.move(to: near(40))
-            for _ in 0..<4 { path.addCurve(to: near(60), control1: near(80), control2: near(80)) }
-            path.closeSubpath()
+            let (path, cx, cy) = Self.randomShape(&rng)
             let lineWidth = Double.random(in: 1...9, using: &rng)
             let clip = IntRect(x: Int.random(in: 0...300, using: &rng), y: Int.random(in: 0...200, using: &rng),
                                width: Int.random(in: 3...100, using: &rng), height: Int.random(in: 3...100, using: &rng))
