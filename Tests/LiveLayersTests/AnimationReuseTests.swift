@@ -137,5 +137,38 @@ extension RuntimeSuites {
         // At the first frame at or after its end (it began at the frame the first one ended).
         #expect(second.map { $0 >= 3 - 1e-9 && $0 < 3 + 1.5 / 60 } == true, "\(second ?? -1)")
     }
+
+    /// A go that adds an animation of an effect (shadowRadius) again refreshes the presentation
+    /// copy whole, while the renderer's record of the last frame holds the copy's effects box: the
+    /// animation then wrote a new box at every go. The copy's spare box takes that turn instead,
+    /// so over many goes the copy uses two boxes.
+    @Test func goesThatAnimateAnEffectTakeTurnsWithTwoBoxes() throws {
+        freshRuntime()
+        let (root, layer) = committedPair()
+        root.bounds = Rect(x: 0, y: 0, width: 40, height: 40)
+        layer.bounds = Rect(x: 0, y: 0, width: 20, height: 20)
+        layer.position = Point(x: 20, y: 20)
+        layer.backgroundColor = .white
+        layer.shadowOpacity = 0.6
+        LayerClock.advance(to: LayerClock.currentTime)
+        let renderer = LayerRenderer(), bitmap = try Bitmap(width: 40, height: 40)
+        var boxes = Set<ObjectIdentifier>()
+        for _ in 0..<6 {
+            let pulse = BasicAnimation(keyPath: "shadowRadius")
+            pulse.fromValue = 4.0
+            pulse.toValue = 14.0
+            pulse.duration = 2
+            pulse.repeatCount = .infinity
+            layer.add(pulse, forKey: "pulse")
+            var t = LayerClock.currentTime
+            for _ in 0..<20 {
+                t += 1.0 / 60
+                LayerClock.advance(to: t)
+                _ = renderer.render(root, at: t, into: bitmap)
+                if let copy = layer.presentationCopy { boxes.insert(ObjectIdentifier(copy.state.effectsBox)) }
+            }
+        }
+        #expect(boxes.count <= 2, "the presentation copy used \(boxes.count) effects boxes over six goes")
+    }
 }
 }

@@ -88,9 +88,17 @@ extension Layer {
             if !fields.isDisjoint(with: .effects) { copy.state.ownEffects(spare: &copy.spareEffectsBox) }
             StateFields.restore(fields, of: copy, from: self)
         } else {
+            let previousEffects = copy.state.effectsBox
             copy.state.assign(from: state)
             animatedFields = fieldsWrittenByAnimations()
             copyVersionAtRefresh = copy.modelVersion
+            // The last frame's signature holds the copy's box, so it took the model's: animations
+            // that write an effect would copy that into a new box at every full refresh (each
+            // go). They write the spare instead, and the box given up becomes the spare.
+            if let fields = animatedFields, !fields.isDisjoint(with: .effects), copy.state.effectsBox !== previousEffects {
+                copy.state.ownEffects(spare: &copy.spareEffectsBox)
+                copy.spareEffectsBox = previousEffects === LayerEffectsBox.defaults ? nil : previousEffects
+            }
         }
         if copy.contentsStorage !== contentsStorage { copy.contentsStorage = contentsStorage }
         for i in propertyBoxes.indices { copy.propertyBoxes[i].assign(from: propertyBoxes[i]) }
