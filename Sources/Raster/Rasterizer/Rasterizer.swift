@@ -694,37 +694,27 @@ final class Rasterizer {
         var winding: Float = 0
         var gapStart = lo
         var i = 0
-        if hasCellsLeftOfClip {
-            // The runs left of the clip: summed as drawing without the clip sums them (the
-            // winding made whole after each, as there), not emitted. A run reaching into the
-            // clip is cut at its first column and left for the loop below.
-            while i < runCount && Int(rowRuns[i].x0) < lo {
-                let start = Int(rowRuns[i].x0)
-                var end = Int(rowRuns[i].x1)
-                i += 1
-                while i < runCount && Int(rowRuns[i].x0) <= end + 1 {
-                    end = max(end, Int(rowRuns[i].x1))
-                    i += 1
-                }
-                for x in start...min(end, lo - 1) {
-                    winding += line[x]
-                    line[x] = 0
-                }
-                if end >= lo {
-                    i -= 1
-                    rowRuns[i] = Cells(x0: Int32(truncatingIfNeeded: lo), x1: Int32(truncatingIfNeeded: end))
-                    break
-                }
-                if makesWindingsWhole { winding = Self.wholeIfNear(winding) }
-            }
-        }
         while i < runCount {
-            let start = Int(rowRuns[i].x0)
+            var start = Int(rowRuns[i].x0)
             var end = Int(rowRuns[i].x1)
             i += 1
             while i < runCount && Int(rowRuns[i].x0) <= end + 1 {
                 end = max(end, Int(rowRuns[i].x1))
                 i += 1
+            }
+            if hasCellsLeftOfClip && start < lo {
+                // Left of the clip: summed as drawing without the clip sums them (the winding
+                // made whole after each run, as there), not emitted; a run reaching into the
+                // clip goes on from its first column.
+                for x in start...min(end, lo - 1) {
+                    winding += line[x]
+                    line[x] = 0
+                }
+                guard end >= lo else {
+                    if makesWindingsWhole { winding = Self.wholeIfNear(winding) }
+                    continue
+                }
+                start = lo
             }
             if start > gapStart {
                 let c = Self.coverage(winding, rule)
