@@ -171,8 +171,15 @@ final class FramePipeline {
         now = CACurrentMediaTime()
         let composite = now - start
         link.recordStage(.composite, duration: composite)
+        // A tick's drops go on the first frame it drew; a frame drawn outside the ticks (a
+        // screenshot's redraw) dropped none, and must not count the last tick's again.
+        var dropped = 0
+        if let tick = link.lastFrame, tick.frameIndex != dropsLoggedFor {
+            dropped = tick.droppedFrames
+            dropsLoggedFor = tick.frameIndex
+        }
         lastRecord = FrameRecord(mediaTime: mediaTime, animate: animate, draw: draw, composite: composite, blit: 0,
-                                 dropped: link.lastFrame?.droppedFrames ?? 0, tick: pendingTick)
+                                 dropped: dropped, tick: pendingTick)
         pendingTick = nil
     }
 
@@ -182,6 +189,9 @@ final class FramePipeline {
     private var pendingTick: FrameTick?
 
     private var lastRecord: FrameRecord?
+
+    /// The link frame whose drops a logged frame carries already.
+    private var dropsLoggedFor = -1
 
     /// Notes that the frame logged at `index` was shown at vblank `msc`.
     func noteShown(logIndex index: Int, msc: Int64) {
