@@ -37,6 +37,20 @@ import Testing
         #expect(switched.hasSamePixels(as: freshSwitched), "the overlay still names the old scene")
     }
 
+    /// Present can stop in the middle of a run (another client ends the connection its events
+    /// come on); the first line then says so in the next frame. It kept saying "MIT-SHM Present".
+    @Test func aNewTransportIsShownAtOnce() throws {
+        let link = DisplayLink(refreshRate: 60)
+        let overlay = FPSOverlay(transportLabel: "MIT-SHM Present", frameRate: .fixed(60))
+        overlay.currentTime = { 0 }   // no refresh of the text between the frames
+        let presenting = try firstLine(of: overlay, scene: .arrow, width: 640, height: 480, link: link)
+        overlay.transportLabel = "MIT-SHM"
+        let blitting = try firstLine(of: overlay, scene: .arrow, width: 640, height: 480, link: link)
+        let fresh = try firstLine(of: FPSOverlay(transportLabel: "MIT-SHM", frameRate: .fixed(60)), scene: .arrow, width: 640, height: 480, link: link)
+        #expect(!blitting.hasSamePixels(as: presenting))
+        #expect(blitting.hasSamePixels(as: fresh), "the overlay still says Present")
+    }
+
     /// The play scene's frame line changes with the frame, at once (a paused step draws one frame).
     @Test func thePlaySceneShowsItsFrameAtOnce() throws {
         let link = DisplayLink(refreshRate: 60)

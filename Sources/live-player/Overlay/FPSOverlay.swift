@@ -24,8 +24,11 @@ final class FPSOverlay {
     private static let inset = 8
     private static let stages: [(FrameStage, String)] = [(.animate, "animate"), (.draw, "draw"), (.composite, "composite"), (.present, "blit")]
 
-    /// How frames reach the screen ("MIT-SHM", "XPutImage", "headless").
-    var transportLabel: String
+    /// How frames reach the screen ("MIT-SHM", "XPutImage", "headless"). A new one is shown in
+    /// the next frame drawn, not at the next refresh of the text.
+    var transportLabel: String {
+        didSet { if transportLabel != oldValue { lastTextUpdate = -.infinity } }
+    }
     /// The target rate, for the text and the budget line.
     var frameRate: FrameRate
     /// What paces the frames (a window's); nil headless.

@@ -71,20 +71,27 @@ final class WindowedPlayer: FrameSource {
         }
     }
 
+    /// How frames reach the window now, for the overlay's first line.
+    private var transportLabel: String {
+        let transport = if case .sharedMemory = window.transport { "MIT-SHM" } else { "XPutImage" }
+        return window.presentation == .present ? transport + " Present" : transport
+    }
+
     func run() -> Int32 {
-        let transport: String
-        switch window.transport {
-        case .sharedMemory: transport = "MIT-SHM"
-        case let .putImage(reason):
-            transport = "XPutImage"
+        if case let .putImage(reason) = window.transport {
             // The window's reasons are the library's; the flag that asked for it is the player's.
             printError("not using MIT-SHM (\(options.usesSharedMemory ? reason : "--no-shm was given")); frames go through XPutImage")
         }
-        window.onNotice = { printError($0) }
+        window.onNotice = { [weak self] message in
+            printError(message)
+            // Present or MIT-SHM can stop in the middle of a run (each with a notice).
+            guard let self else { return }
+            pipeline?.overlay?.transportLabel = transportLabel
+        }
         if options.vsync == .automatic, options.frameRate != .unlimited, case let .blit(reason?) = window.presentation {
             printError("not pacing frames to vblanks (\(reason)); ticking on a timer at \(fixed(link.refreshRate, 1)) Hz")
         }
-        let overlay = FPSOverlay(transportLabel: window.presentation == .present ? transport + " Present" : transport, frameRate: options.frameRate)
+        let overlay = FPSOverlay(transportLabel: transportLabel, frameRate: options.frameRate)
         overlay.clock = clock
         do {
             pipeline = try FramePipeline(kind: options.scene, setup: SceneSetup(size: Size(width: Double(window.width), height: Double(window.height)), image: options.image,
