@@ -205,3 +205,48 @@ private func monotonicSeconds() -> Double {
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
 }
+
+/// Present can stop for the rest of a run: another client ends the connection its events come
+/// on. No vblank will come back, so the timer paces the rest of the run and the summary says
+/// why; before, the watchdog's stand-in said "until they return" and the summary "vsync present"
+/// for a run the timer paced from then on.
+extension PlayerVsyncTests {
+    @Test func presentStoppedInTheMiddleOfARunHandsTheRunToTheTimer() throws {
+        let server = try VsyncTestServer(["-fakescreenfps", "60"])
+        defer { server.stop() }
+        let stats = PlayerProcess.temporaryPath("stats.json")
+        defer { try? FileManager.default.removeItem(atPath: stats) }
+        // Connected before the player, so that the player's two connections follow each other.
+        let client = try X11TestClient(displayName: server.display)
+        let player = try ChildProcess(PlayerProcess.executable, ["arrow", "--size", "64x64", "--autoplay", "--stats", stats],
+                                      environment: ["DISPLAY": server.display])
+        defer { if player.isRunning { player.kill(SIGKILL) } }
+        var window: UInt?
+        #expect(PlayerProcess.eventually(timeout: 30) { window = client.windows(named: "live-player: arrow", process: player.pid).first; return window != nil })
+        let id = try #require(window, "no window; stderr: \(player.standardError)")
+        #expect(PlayerProcess.eventually(timeout: 30) { WindowHarness.arrowIsShown(client, window: id) })
+        // On this fresh server the keeper is client 1, this test client 2, the player's window
+        // connection client 3 and the connection for Present's events, opened next, client 4:
+        // resource bases are 0x200000 apart (Xvfb's 256 clients leave 21 bits of resource id).
+        let windowClient = id & ~UInt(0x1F_FFFF)
+        #expect(windowClient == 0x60_0000, "the player's window is not client 3's")
+        client.killClient(owning: windowClient + 0x20_0000)
+        #expect(PlayerProcess.eventually(timeout: 30) { player.standardError.contains("Present stopped") }, "stderr: \(player.standardError)")
+        // Frames go on, blitted at once.
+        var before: Bitmap?
+        #expect(PlayerProcess.eventually(timeout: 30) {
+            guard let now = client.image(ofWindow: id) else { return false }
+            guard let seen = before else { before = now; return false }
+            return !now.hasSamePixels(as: seen)
+        }, "stderr: \(player.standardError)")
+        client.send(.q, toWindow: id)
+        client.sync()
+        #expect(player.wait(timeout: 30) == 0, "stderr: \(player.standardError)")
+        #expect(!player.standardError.contains("until they return"), "stderr: \(player.standardError)")
+        #expect(player.standardOutput.contains("window MIT-SHM: ") && player.standardOutput.contains("timer 60 Hz (Present stopped)"),
+                "summary: \(player.standardOutput)")
+        let json = try #require(WindowHarness.stats(at: stats), "stderr: \(player.standardError)")
+        let clock = try #require(json["clock"] as? [String: Any])
+        #expect(clock["source"] as? String == "timer")
+    }
+}

@@ -69,7 +69,7 @@ struct PlayerClock {
         var line = ASCIILine()
         write(into: &line, link: link, live: false)
         let text = String(decoding: line.bytes, as: UTF8.self)
-        return fallbacks > 0 ? text + " (timer stood in \(fallbacks)x)" : text
+        return fallbacks > 0 && source == .present ? text + " (timer stood in \(fallbacks)x)" : text
     }
 
     /// The `"clock"` object of `--stats`.

@@ -86,6 +86,7 @@ final class WindowedPlayer: FrameSource {
             printError(message)
             // Present or MIT-SHM can stop in the middle of a run (each with a notice).
             guard let self else { return }
+            if clock.source == .present, window.presentation != .present { presentStopped() }
             pipeline?.overlay?.transportLabel = transportLabel
         }
         if options.vsync == .automatic, options.frameRate != .unlimited, case let .blit(reason?) = window.presentation {
@@ -218,11 +219,23 @@ final class WindowedPlayer: FrameSource {
         host.drawFrame(at: timeline.time)
     }
 
+    /// Present stopped for the rest of the run (its events' connection ended, or no pixmaps at a
+    /// new size): no vblank will come back, so the timer paces the run from now on, as in a
+    /// window without Present, rather than standing in for vblanks it waits for.
+    private func presentStopped() {
+        clock.source = .timer
+        clock.reason = "Present stopped"
+        clock.isStandingIn = false
+        link.tickOnTimer()
+        pipeline?.overlay?.clock = clock
+    }
+
     /// The watchdog handed over to the timer (vblanks stopped), or vblanks came back: say so the
     /// first time. A busy server can miss a few vblanks now and then; those hand-overs are
     /// counted in the summary and `--stats` instead of flooding stderr.
     private func tickSourceChanged(to source: TickSource) {
         if traceClock { printError("ticking on \(source == .timer ? "the timer" : "vblanks") from \(fixed(link.clock.now(), 6))") }
+        guard clock.source == .present else { return }
         switch source {
         case .timer:
             clock.isStandingIn = true
