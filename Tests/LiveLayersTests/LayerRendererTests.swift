@@ -92,6 +92,54 @@ extension RuntimeSuites {
         }
     }
 
+    /// A subtree under a hidden layer, or one at zero opacity, draws nothing and is not
+    /// prepared (Lottie's layers outside their in and out points): what it drew is cleared when it
+    /// goes, it is drawn where it is now when it comes back (its layers moved meanwhile), and every
+    /// damage-tracked frame equals a full redraw. Without group opacity a layer going to zero
+    /// opacity does not damage its old picture as a group would: the skipped layers' own
+    /// rectangles must be.
+    @Test func subtreesThatDrawNothingAreSkippedAndComeBackWhereTheyAre() throws {
+        freshRuntime()
+        let r = root(96, 96)
+        let parent = Layer()
+        parent.anchorPoint = .zero
+        let a = square(Rect(x: 4, y: 4, width: 20, height: 20), .red)
+        let b = square(Rect(x: 50, y: 10, width: 30, height: 16), .blue)
+        let inner = square(Rect(x: 2, y: 2, width: 6, height: 6), .green)
+        b.addSublayer(inner)
+        parent.addSublayer(a)
+        parent.addSublayer(b)
+        r.addSublayer(parent)
+        let tracked = try Bitmap(width: 96, height: 96)
+        let full = try Bitmap(width: 96, height: 96)
+        let damaged = LayerRenderer()
+        let everything = LayerRenderer()
+        everything.isDamageTrackingEnabled = false
+        let steps: [(String, () -> Void)] = [
+            ("shown", {}),
+            ("hidden", { parent.isHidden = true }),
+            ("moved while hidden", { a.position = Point(x: 60, y: 70); inner.backgroundColor = .black }),
+            ("shown again", { parent.isHidden = false }),
+            ("zero opacity, no group opacity", { parent.allowsGroupOpacity = false; parent.opacity = 0 }),
+            ("moved at zero opacity", { b.position = Point(x: 30, y: 60) }),
+            ("opaque again", { parent.opacity = 1 }),
+            ("zero opacity, group opacity", { parent.allowsGroupOpacity = true; parent.opacity = 0 }),
+            ("half", { parent.opacity = 0.5 }),
+            ("a hidden leaf", { a.isHidden = true }),
+        ]
+        for (i, (name, change)) in steps.enumerated() {
+            Transaction.begin()
+            Transaction.disableActions = true
+            change()
+            Transaction.commit()
+            let t = Double(i) / 10
+            damaged.render(r, at: t, into: tracked)
+            everything.render(r, at: t, into: full)
+            let diff = difference(tracked, full, tolerance: 0)
+            #expect(diff?.differingPixels == 0, "\(name): \(diff?.differingPixels ?? -1) pixels differ")
+        }
+    }
+
     @Test func pixelsTheRootDoesNotCoverOpaquelyAreCleared() throws {
         freshRuntime()
         // The root's opaque background replaces clearing only where it covers whole pixels.

@@ -297,7 +297,14 @@ public final class LayerRenderer {
         // A leaf leaves the sublayers' fields alone: they lie on lines it otherwise never touches.
         let hasSublayers = !layer.sublayerStorage.isEmpty
         if hasSublayers { record.sublayerPaints.removeAll(keepingCapacity: true) }
-        for sublayer in layer.sublayerStorage {
+        // Under a hidden layer or one at zero opacity nothing draws (Lottie's layers outside
+        // their in and out points are such subtrees, most of a long composition's): the subtree
+        // is not prepared. Its records, not visited, are dropped at the end of the frame, which
+        // damages what they drew; shown again, they are prepared as new. A replicator's
+        // instances are keyed on its sublayers' records, so its subtree is always prepared.
+        let isReplicator = layer is ReplicatorLayer
+        let preparesSublayers = isVisible && record.opacity > 0 || isReplicator
+        for sublayer in layer.sublayerStorage where preparesSublayers {
             prepare(sublayer, parentTransform: sublayerTransform, parentOpacity: record.isGroup ? 1 : record.opacity,
                     clipKey: childClipKey, visible: isVisible, time: time)
             let sublayerRecord = sublayer.record(in: self)
