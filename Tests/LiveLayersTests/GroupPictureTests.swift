@@ -210,6 +210,45 @@ extension RuntimeSuites {
         #expect(renderer.effects.pixelsRedrawn == 0)
     }
 
+    /// A masked layer that grows and shrinks again and again (a looping animation's) keeps its
+    /// mask's picture once it has grown to its largest: the picture shrank at a quarter of its
+    /// size and was made anew on the way up, every time round (Lottie's rlottie-a_mountain
+    /// allocated 44-73 times a frame for it). It still shrinks after `shrinkDelay` redraws too large.
+    @Test func aMaskThatShrinksAndGrowsAgainKeepsItsPicture() throws {
+        let root = square(Rect(x: 0, y: 0, width: 128, height: 128), .white)
+        keptRoots.append(root)
+        let masked = square(Rect(x: 4, y: 4, width: 120, height: 120), .blue)
+        masked.addSublayer(square(Rect(x: 10, y: 10, width: 30, height: 30), .red))
+        let mask = square(Rect(x: 0, y: 0, width: 60, height: 120), .black)
+        mask.addSublayer(square(Rect(x: 60, y: 20, width: 30, height: 30), Color(white: 0, alpha: 0.6)))
+        masked.mask = mask
+        masked.maskMode = .invertedAlpha
+        root.addSublayer(masked)
+        let renderer = LayerRenderer()
+        let frame = try Bitmap(width: 128, height: 128)
+        var time = 0.0
+        func step(side: Double) throws {
+            time += 1.0 / 60
+            withoutActions { masked.bounds = Rect(x: 0, y: 0, width: side, height: side) }
+            renderer.render(root, at: time, into: frame)
+            #expect(frame.hasSamePixels(as: try fresh(root, at: time, width: 128, height: 128)), "t = \(time)")
+        }
+        var sides: [Double] = []
+        for i in 0..<20 { sides.append(120 - 6 * Double(i)) }
+        for i in 0..<20 { sides.append(6 + 6 * Double(i)) }
+        for side in sides { try step(side: side) }
+        let picture = try #require(mask.record(in: renderer).maskPicture)
+        for round in 1...3 {
+            for side in sides {
+                try step(side: side)
+                #expect(mask.record(in: renderer).maskPicture === picture, "round \(round), side \(side)")
+            }
+        }
+        // Small and changing for longer than the delay, it gives the memory back.
+        for i in 0...OffscreenPicture.shrinkDelay { try step(side: i % 2 == 0 ? 8 : 10) }
+        #expect(mask.record(in: renderer).maskPicture !== picture)
+    }
+
     /// A group sliding out over the frame's edge and back keeps one picture: the part inside
     /// the frame shrinks and grows, the bitmap stays (no allocation per frame).
     @Test func aGroupSlidingOverTheFramesEdgeKeepsItsPicture() throws {

@@ -9,14 +9,22 @@ import Raster
 /// what it holds, not the frame. The renderer draws into it with its device transforms shifted
 /// by the origin (``LayerRenderer/resetTransform(of:)``). The bitmap is reused for any rectangle
 /// that fits in it, so a picture whose content grows and shrinks allocates only when it outgrows
-/// the largest bitmap so far (or, for a picture kept between frames, when it has become four
-/// times too large).
+/// the largest bitmap so far (or, for a picture kept between frames, when it has been four
+/// times too large for ``shrinkDelay`` uses in a row).
 @MainActor
 final class OffscreenPicture {
     private(set) var bitmap: Bitmap
     private(set) var context: GraphicsContext
     /// The device pixel at the bitmap's pixel (0, 0).
     private(set) var origin = (x: 0, y: 0)
+    /// How many times in a row a kept picture was redrawn at a quarter of its size or less.
+    private var oversizedUses = 0
+    /// A kept picture shrinks only after this many redraws in a row too large for what it holds
+    /// (ten seconds of frames at 60 Hz): content that shrinks and grows again, as a looping
+    /// animation's masks and groups do, keeps its bitmap instead of allocating it anew each
+    /// time round. A picture redrawn no more (its content unchanged) keeps its bitmap, at most
+    /// the frame's size, until it is redrawn.
+    static let shrinkDelay = 600
 
     private init(bitmap: Bitmap) {
         self.bitmap = bitmap
@@ -32,10 +40,13 @@ final class OffscreenPicture {
                        shrinks: Bool) -> OffscreenPicture? {
         guard !rect.isEmpty, rect.width <= Bitmap.maximumSide, rect.height <= Bitmap.maximumSide else { return nil }
         let needed = (width: max(rect.width, room.width), height: max(rect.height, room.height))
-        if let picture, picture.bitmap.width >= rect.width, picture.bitmap.height >= rect.height,
-           !shrinks || picture.bitmap.width * picture.bitmap.height <= max(4 * needed.width * needed.height, 64 * 64) {
-            picture.origin = (rect.x, rect.y)
-            return picture
+        if let picture, picture.bitmap.width >= rect.width, picture.bitmap.height >= rect.height {
+            let isOversized = shrinks && picture.bitmap.width * picture.bitmap.height > max(4 * needed.width * needed.height, 64 * 64)
+            picture.oversizedUses = isOversized ? picture.oversizedUses + 1 : 0
+            if picture.oversizedUses <= shrinkDelay {
+                picture.origin = (rect.x, rect.y)
+                return picture
+            }
         }
         // Some room to grow, so a picture that widens a pixel a frame does not allocate every frame.
         let w = min(Bitmap.maximumSide, (needed.width + needed.width / 8 + 15) & ~15)
