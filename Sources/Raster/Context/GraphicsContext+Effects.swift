@@ -33,6 +33,8 @@ extension GraphicsContext {
             }
             return
         }
+        let memo = blendMemo
+        let modeIndex = UInt32(BlendFunction.allCases.firstIndex(of: blend) ?? 0)
         for y in r.y..<r.maxY {
             // The image's row, indexed from the region's left column.
             let d = dst + y * dstStride, s = src + (y - origin.y) * srcStride + (r.x - origin.x)
@@ -44,7 +46,7 @@ extension GraphicsContext {
                 if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[x])) }
                 if c != 255 { p = PixelMath.scale(p, c) }
                 if p == 0 { continue }
-                d[x] = blend == .normal ? PixelMath.over(p, d[x]) : blend.composite(p, over: d[x])
+                d[x] = memo.composite(p, over: d[x], blend: blend, mode: modeIndex)
             }
         }
     }

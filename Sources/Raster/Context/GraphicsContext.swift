@@ -36,6 +36,8 @@ public final class GraphicsContext {
     /// A solid colour over a held-back background at each coverage (BackgroundFusingSink).
     let fusedBlends = ScratchArray<UInt32>(capacity: 256)
     private var maskPool: [AlphaMask] = []
+    /// Pixels blended with a blend function, by source and backdrop (made on first use).
+    lazy var blendMemo = BlendMemo()
     /// Stroke outlines are built here, reusing buffers from frame to frame.
     var pathStroker = PathStroker()
     /// A device path mapped back to user space for stroking.
