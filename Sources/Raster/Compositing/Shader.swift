@@ -123,6 +123,14 @@ enum Shader {
             let iv = floor(fv)
             let wy = UInt32((fv - Double(iv)) * 256 + 0.5)
             let row0 = pixels + max(0, iv) * stride, row1 = pixels + min(maxY, iv + 1) * stride
+            let fu0 = u - 0.5
+            if du == 1, abs(fu0) < 1e15, fu0 == fu0.rounded(.towardZero) {
+                // Columns on the image's own (a backing store at a fractional y only, such as a
+                // text layer's): every centre lands on a column, so the horizontal weight is 0
+                // and each pixel is the vertical mix of one column, which `mix` gives exactly.
+                Self.mixRows(row0, row1, wy, fromColumn: Int(fu0), width: bitmap.width, count: count, into: out)
+                return
+            }
             for i in 0..<count {
                 defer { u += du }
                 guard u >= 0, u < w else { out[i] = 0; continue }
@@ -145,6 +153,42 @@ enum Shader {
             let top = Self.mix(pixels[y0 * stride + x0], pixels[y0 * stride + x1], wx)
             let bottom = Self.mix(pixels[y1 * stride + x0], pixels[y1 * stride + x1], wx)
             out[i] = Self.mix(top, bottom, wy)
+        }
+    }
+
+    /// `mix(row0[c], row1[c], wy)` for the columns `c = column + i`, `i < count`, and 0 where `c`
+    /// is outside `0 ..< width`: the samples of a row whose centres land on columns.
+    static func mixRows(_ row0: UnsafeMutablePointer<UInt32>, _ row1: UnsafeMutablePointer<UInt32>, _ wy: UInt32,
+                        fromColumn column: Int, width: Int, count: Int, into out: UnsafeMutablePointer<UInt32>) {
+        let start = min(count, max(0, -column)), end = max(start, min(count, width - column))
+        if start > 0 { out.update(repeating: 0, count: start) }
+        if end < count { (out + end).update(repeating: 0, count: count - end) }
+        let p = row0 + column, q = row1 + column
+        var i = start
+        if wy == 0 {
+            (out + start).update(from: p + start, count: end - start)
+            return
+        }
+        // Eight at a time in 16-bit lanes: each channel's p·(256 − w) + q·w is at most 255·256,
+        // so the lanes hold exactly what `mix` computes in its 32-bit halves.
+        let w16 = SIMD16<UInt16>(repeating: UInt16(wy)), iw16 = SIMD16<UInt16>(repeating: UInt16(256 - wy))
+        let low = Pixels8(repeating: 0x00FF_00FF)
+        @inline(__always) func lanes(_ v: Pixels8) -> SIMD16<UInt16> { unsafeBitCast(v, to: SIMD16<UInt16>.self) }
+        while i + 8 <= end {
+            let a = PixelMath.load8(p + i), b = PixelMath.load8(q + i)
+            if PixelMath.allClear(a | b) {
+                PixelMath.store8(Pixels8(repeating: 0), out + i)
+            } else {
+                let rb = lanes(a & low) &* iw16 &+ lanes(b & low) &* w16
+                let ag = lanes((a &>> 8) & low) &* iw16 &+ lanes((b &>> 8) & low) &* w16
+                let mixed = (unsafeBitCast(rb, to: Pixels8.self) &>> 8) & low | unsafeBitCast(ag, to: Pixels8.self) & ~low
+                PixelMath.store8(mixed, out + i)
+            }
+            i += 8
+        }
+        while i < end {
+            out[i] = mix(p[i], q[i], wy)
+            i += 1
         }
     }
 
