@@ -439,6 +439,13 @@ public final class LayerRenderer {
 
     /// The device pixels the layer's own drawing can touch, one pixel wider for anti-aliasing.
     func deviceRect(of layer: Layer, transform: Transform) -> IntRect {
+        if layer.state.masksToBounds, layer.state.cornerRadius > 0, layer.state.effectsBox.value.maskedCorners == .all,
+           let box = roundedBoundingBox(of: layer.state.bounds.standardized, radius: layer.state.cornerRadius, under: transform) {
+            // Everything the layer draws is clipped to its rounded bounds: a turning circle (the
+            // gallery's conic gradient) touches its own square, not the turned bounds' box.
+            let r = IntRect(enclosing: box)
+            return IntRect(x: r.x - 1, y: r.y - 1, width: r.width + 2, height: r.height + 2)
+        }
         var local = layer.state.bounds.standardized
         if let contents = layer.contents, layer.state.contentsGravity != .resize {
             let size = Size(width: Double(contents.width), height: Double(contents.height))
@@ -448,6 +455,24 @@ public final class LayerRenderer {
         guard local.width > 0 || local.height > 0 else { return .zero }
         let r = IntRect(enclosing: boundingBox(of: local, under: transform))
         return IntRect(x: r.x - 1, y: r.y - 1, width: r.width + 2, height: r.height + 2)
+    }
+
+    /// The bounding box of `rect` with all four corners rounded by `radius` (as `roundedRect`
+    /// clips) under `t`: the box of the rectangle inset by the radius, grown by the extents of the
+    /// corner circle's image, an ellipse. Nil for no radius, or a radius or transform that is not finite.
+    private func roundedBoundingBox(of rect: Rect, radius: Double, under t: Transform) -> Rect? {
+        let r = max(0, min(radius, rect.width / 2, rect.height / 2))
+        guard r > 0, r.isFinite, rect.width.isFinite, rect.height.isFinite,
+              t.a.isFinite, t.b.isFinite, t.c.isFinite, t.d.isFinite, t.tx.isFinite, t.ty.isFinite else { return nil }
+        let inner = boundingBox(of: rect.insetBy(dx: r, dy: r), under: t)
+        // The path's corners are Bézier arcs, which run outside the circle by less than 0.03 %
+        // of the radius; 0.1 % more covers them.
+        let ex = r * 1.001 * (t.a * t.a + t.c * t.c).squareRoot(), ey = r * 1.001 * (t.b * t.b + t.d * t.d).squareRoot()
+        // Never past the bounds' own box (the same box when nothing turns).
+        let outer = boundingBox(of: rect, under: t)
+        let x0 = max(outer.minX, inner.minX - ex), y0 = max(outer.minY, inner.minY - ey)
+        let x1 = min(outer.maxX, inner.maxX + ex), y1 = min(outer.maxY, inner.maxY + ey)
+        return Rect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
     /// The bounding box of `rect`'s corners under `t` (`Rect.applying` without its array).
