@@ -55,6 +55,10 @@ static inline void CLinux_fill32(uint32_t *words, uint32_t value, size_t count) 
 /// conversion, which the rasterizer paid three times per edge and row and once per cell.
 static inline int32_t CLinux_truncate(float x) { return (int32_t)x; }
 
+/// The same for a double the caller has put in range (finite, within Int64): a gradient's ramp
+/// index at every pixel it shades.
+static inline int64_t CLinux_truncate_double(double x) { return (int64_t)x; }
+
 typedef uint32_t CLinux_UInt32x8 __attribute__((ext_vector_type(8)));
 
 /// Eight bytes at `p` (any alignment), each widened to a 32-bit lane: one vector zero-extension,

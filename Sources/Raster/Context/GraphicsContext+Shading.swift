@@ -1,5 +1,6 @@
 // GraphicsContext+Shading: drawing a dithered gradient over the clip.
 
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,9 +33,9 @@ extension GraphicsContext {
         sourceRow.reserve(bitmap.width + 2)
         coverageRow.reserve(bitmap.width + 2)
         let source = sourceRow.base, coverage = coverageRow.base
-        (dithered ? Shading.bayer : Shading.noDither).withUnsafeBufferPointer { bayer in
+        (dithered ? Shading.bayerLanes : Shading.noDitherLanes).withUnsafeBufferPointer { bayer in
             var evaluator = ShadingEvaluator(shading.geometry, inverse: inverse)
-            func shade(_ count: Int, fromX x: Int, dither: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>) {
+            func shade(_ count: Int, fromX x: Int, dither: UnsafePointer<UInt64>, into out: UnsafeMutablePointer<UInt32>) {
                 evaluator.shade(count, fromX: x, ramp: ramp, dither: dither, into: out)
             }
             for y in region.y..<region.maxY {
@@ -146,34 +147,42 @@ struct ShadingEvaluator {
     /// their locations plus `dither`'s 8 values (by column), moving `count` pixels right. One
     /// loop per kind, with the same arithmetic as `next()`.
     @inline(__always)
-    mutating func shade(_ count: Int, fromX x: Int, ramp: ShadingRamp, dither: UnsafePointer<UInt32>,
+    mutating func shade(_ count: Int, fromX x: Int, ramp: ShadingRamp, dither: UnsafePointer<UInt64>,
                         into out: UnsafeMutablePointer<UInt32>) {
         switch kind {
         case .axial:
             var t = self.t
             let dtdx = self.dtdx
             for i in 0..<count {
-                out[i] = ramp.pixel(ShadingRamp.index(t), dither: dither[(x &+ i) & 7])
+                out[i] = ramp.pixel(ShadingRamp.index(t), lanes: dither[(x &+ i) & 7])
                 t += dtdx
             }
             self.t = t
         case .radial:
             guard !scale.isInfinite else {
-                for i in 0..<count { out[i] = ramp.pixel(ShadingRamp.index(1), dither: dither[(x &+ i) & 7]) }
+                for i in 0..<count { out[i] = ramp.pixel(ShadingRamp.index(1), lanes: dither[(x &+ i) & 7]) }
                 skip(count)
                 return
             }
             var u = self.u, v = self.v
             let du = inverse.a, dv = inverse.b, scale = self.scale
             for i in 0..<count {
-                out[i] = ramp.pixel(ShadingRamp.index((u * u + v * v).squareRoot() * scale), dither: dither[(x &+ i) & 7])
+                out[i] = ramp.pixel(ShadingRamp.index((u * u + v * v).squareRoot() * scale), lanes: dither[(x &+ i) & 7])
                 u += du
                 v += dv
             }
             self.u = u
             self.v = v
         case .conic:
-            for i in 0..<count { out[i] = ramp.pixel(ShadingRamp.index(next()), dither: dither[(x &+ i) & 7]) }
+            var u = self.u, v = self.v
+            let du = inverse.a, dv = inverse.b, angle = self.angle
+            for i in 0..<count {
+                out[i] = ramp.pixel(ShadingRamp.index(Self.turn(Self.angle(v, u), from: angle)), lanes: dither[(x &+ i) & 7])
+                u += du
+                v += dv
+            }
+            self.u = u
+            self.v = v
         }
     }
 
@@ -190,10 +199,19 @@ struct ShadingEvaluator {
             return scale.isInfinite ? 1 : d * scale
         case .conic:
             defer { u += inverse.a; v += inverse.b }
-            var turn = (Self.angle(v, u) - angle) / (2 * Double.pi)
-            turn -= turn.rounded(.down)
-            return turn
+            return Self.turn(Self.angle(v, u), from: angle)
         }
+    }
+
+    /// The fraction of a turn clockwise from `start` to `angle` (radians), in 0 ..< 1.
+    @inline(__always)
+    static func turn(_ angle: Double, from start: Double) -> Double {
+        let turn = (angle - start) / (2 * Double.pi)
+        // `rounded(.down)` is a call to libm's floor on baseline x86-64: truncation instead,
+        // one less below zero, where the value is small enough to convert (NaN is not).
+        guard abs(turn) < 1e15 else { return turn - turn.rounded(.down) }
+        let whole = Double(CLinux_truncate_double(turn))
+        return turn - (whole > turn ? whole - 1 : whole)
     }
 
     /// `atan2(y, x)` within 2e-6 radians (a 3,000th of a ramp step), without libm's call: a

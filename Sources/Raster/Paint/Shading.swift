@@ -1,5 +1,6 @@
 // Shading: an axial, radial or conic gradient that fills the clip, dithered (CGShading).
 
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -77,6 +78,11 @@ public struct Shading: Sendable, Hashable {
         ]
         return m.map { $0 * 4 + 2 }
     }()
+
+    /// The two tables with each value in all four 16-bit lanes, as ``ShadingRamp/pixel(_:lanes:)``
+    /// adds it: one multiplication less per pixel.
+    static let noDitherLanes = noDither.map { UInt64($0) &* 0x0001_0001_0001_0001 }
+    static let bayerLanes = bayer.map { UInt64($0) &* 0x0001_0001_0001_0001 }
 }
 
 /// A gradient's colours at 1024 evenly spaced locations, premultiplied, each channel in 8.8
@@ -157,16 +163,23 @@ final class ShadingRamp: @unchecked Sendable {
     @inline(__always)
     static func index(_ t: Double) -> Int {
         let v = t * Double(count - 1) + 0.5
-        return v >= Double(count - 1) ? count - 1 : (v > 0 ? Int(v) : 0)
+        // In range where it is truncated: C's conversion, without the check and trap of Int(v).
+        return v >= Double(count - 1) ? count - 1 : (v > 0 ? Int(CLinux_truncate_double(v)) : 0)
     }
 
     /// The premultiplied pixel of entry `i` with `dither` (0...255, in 1/256ths of a step) added
     /// before truncation; colour channels are kept at or below alpha.
     @inline(__always)
     func pixel(_ i: Int, dither: UInt32) -> UInt32 {
+        pixel(i, lanes: UInt64(dither) &* 0x0001_0001_0001_0001)
+    }
+
+    /// The same, with the dither already in all four lanes (`dither · 0x0001_0001_0001_0001`).
+    @inline(__always)
+    func pixel(_ i: Int, lanes dither: UInt64) -> UInt32 {
         // All four lanes at once: each lane is at most 65280 and the dither at most 255, so no
         // sum carries into the next lane. Then the high byte of each lane, packed a r g b.
-        let v = entries[i] &+ UInt64(dither) &* 0x0001_0001_0001_0001
+        let v = entries[i] &+ dither
         let high = (v >> 8) & 0x00FF_00FF_00FF_00FF
         let packed = (high | high >> 8) & 0x0000_FFFF_0000_FFFF
         return UInt32(truncatingIfNeeded: packed) | UInt32(truncatingIfNeeded: packed >> 16) & 0xFFFF_0000
