@@ -81,6 +81,16 @@ open class GradientLayer: Layer {
 
     override func drawDirectContent(in context: GraphicsContext) { drawGradient(in: context) }
 
+    /// The axial gradient's end points in the layer's space, as drawn; nil for another type or
+    /// nothing drawn.
+    var axialEnds: (start: Point, end: Point)? {
+        guard type == .axial, !colors.isEmpty else { return nil }
+        let b = bounds.standardized
+        guard b.width > 0, b.height > 0 else { return nil }
+        func place(_ p: Point) -> Point { Point(x: b.minX + p.x * b.width, y: b.minY + p.y * b.height) }
+        return (place(startPoint), place(endPoint))
+    }
+
     private func drawGradient(in context: GraphicsContext) {
         guard !colors.isEmpty else { return }
         let b = bounds.standardized

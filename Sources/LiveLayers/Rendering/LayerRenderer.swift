@@ -278,7 +278,8 @@ public final class LayerRenderer {
             if isMaskRoot {
                 // A mask is never drawn itself: its owner decides what its change damages.
                 record.maskSelfDamage = (record.previousRect, record.deviceRect)
-            } else {
+            } else if !(layer is GradientLayer && isVisible
+                        && damageGradientChange(of: layer, shown: shown, record: record, signature: signature)) {
                 damage.add(record.previousRect)
                 damage.add(record.deviceRect)
             }

@@ -206,6 +206,10 @@ final class RenderRecord {
     /// A mask layer's own damage this frame (old and new rectangles), for its owner to add
     /// when the mask is drawn into pixels rather than tracked as coverage.
     var maskSelfDamage = (IntRect.zero, IntRect.zero)
+    /// A gradient layer's shading as last prepared, and a spare refilled for the next change
+    /// (LayerRenderer+Gradients).
+    var gradientShading: Shading?
+    var spareGradientShading: Shading?
 
     /// Whether last frame's signature is `b`. Field by field from the stored one: a method of
     /// the signature, or `==`, takes it by value, a copy out of the record (and a retain of its

@@ -55,6 +55,24 @@ public struct Shading: Sendable, Hashable {
         }
     }
 
+    /// The locations whose pixels may differ between this shading and `other`, drawn with the
+    /// same geometry: from half a ramp step before the first entry of their colour ramps that
+    /// differs to half a step after the last (infinite at a ramp's padded end). Nil when the
+    /// ramps and dithers are the same, so that every pixel either draws is the same.
+    public func locationsThatDiffer(from other: Shading) -> (lower: Double, upper: Double)? {
+        guard isDithered == other.isDithered else { return (-.infinity, .infinity) }
+        if ramp === other.ramp { return nil }
+        let a = ramp.entries, b = other.ramp.entries, n = ShadingRamp.count
+        var first = 0
+        while first < n && a[first] == b[first] { first += 1 }
+        guard first < n else { return nil }
+        var last = n - 1
+        while a[last] == b[last] { last -= 1 }
+        let steps = Double(n - 1)
+        return (first == 0 ? -.infinity : (Double(first) - 0.5) / steps,
+                last == n - 1 ? .infinity : (Double(last) + 0.5) / steps)
+    }
+
     public static func == (lhs: Shading, rhs: Shading) -> Bool {
         lhs.gradient == rhs.gradient && lhs.geometry == rhs.geometry && lhs.isDithered == rhs.isDithered
     }
