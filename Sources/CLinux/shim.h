@@ -12,6 +12,7 @@
 #include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <math.h>
 
 static inline int CLinux_timerfd_create(int clockid, int flags) {
     return timerfd_create(clockid, flags);
@@ -764,6 +765,80 @@ static inline int CLinux_sweep_band_lookup_avx2(float *cells, long cellStride, i
         }
     }
     return reachedRight;
+}
+
+/// ShadingEvaluator.shade's conic loop on AVX2, four pixels to a register, for the whole groups
+/// of four in `count`: each lane does its pixel's arithmetic in the Swift loop's order (u and v
+/// advanced by four adds of du and dv, the same adds the scalar loop makes; the atan polynomial
+/// without fused multiply-adds; atan2 from libm for a lane at (0, 0) or not finite; the floor
+/// of the turn, the ramp index clamped then truncated; the dither added in four 16-bit lanes),
+/// so the same pixels. `dither` holds the row's eight dither values spread over four lanes;
+/// `entries` the ramp's 1,024. Returns how many pixels were done, and u and v after them.
+__attribute__((target("avx2")))
+static inline long CLinux_conic_shade_avx2(uint32_t *out, long count, double *u, double *v, double du, double dv,
+                                           double start, const uint64_t *entries, const uint64_t *dither, long x) {
+    long groups = count / 4 * 4;
+    if (groups == 0) return 0;
+    uint64_t repeated[16];
+    for (int k = 0; k < 16; k++) repeated[k] = dither[k & 7];
+    double u0 = *u, u1 = u0 + du, u2 = u1 + du, u3 = u2 + du;
+    double v0 = *v, v1 = v0 + dv, v2 = v1 + dv, v3 = v2 + dv;
+    __m256d U = _mm256_setr_pd(u0, u1, u2, u3), V = _mm256_setr_pd(v0, v1, v2, v3);
+    const __m256d dU = _mm256_set1_pd(du), dV = _mm256_set1_pd(dv), zero = _mm256_setzero_pd();
+    const __m256d signMask = _mm256_set1_pd(-0.0), infinity = _mm256_set1_pd(__builtin_inf());
+    const __m256d halfPi = _mm256_set1_pd(1.5707963267948966), pi = _mm256_set1_pd(3.141592653589793);
+    const __m256d twoPi = _mm256_set1_pd(6.283185307179586), startAngle = _mm256_set1_pd(start);
+    const __m256d last = _mm256_set1_pd(1023.0), half = _mm256_set1_pd(0.5);
+    const __m256i low8 = _mm256_set1_epi64x(0x00FF00FF00FF00FFLL), low16 = _mm256_set1_epi64x(0x0000FFFF0000FFFFLL);
+    const __m256i evenLanes = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    for (long i = 0; i < groups; i += 4) {
+        // angle(v, u): x is u, y is v.
+        __m256d ax = _mm256_andnot_pd(signMask, U), ay = _mm256_andnot_pd(signMask, V);
+        __m256d big = _mm256_max_pd(ax, ay), small = _mm256_min_pd(ax, ay);
+        __m256d a = _mm256_div_pd(small, big), s = _mm256_mul_pd(a, a);
+        __m256d r = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(-0.01172120), s), _mm256_set1_pd(0.05265332));
+        r = _mm256_sub_pd(_mm256_mul_pd(r, s), _mm256_set1_pd(0.11643287));
+        r = _mm256_add_pd(_mm256_mul_pd(r, s), _mm256_set1_pd(0.19354346));
+        r = _mm256_sub_pd(_mm256_mul_pd(r, s), _mm256_set1_pd(0.33262347));
+        r = _mm256_add_pd(_mm256_mul_pd(r, s), _mm256_set1_pd(0.99997726));
+        r = _mm256_mul_pd(r, a);
+        r = _mm256_blendv_pd(r, _mm256_sub_pd(halfPi, r), _mm256_cmp_pd(ay, ax, _CMP_GT_OQ));
+        r = _mm256_blendv_pd(r, _mm256_sub_pd(pi, r), _mm256_cmp_pd(U, zero, _CMP_LT_OQ));
+        r = _mm256_blendv_pd(r, _mm256_xor_pd(r, signMask), _mm256_cmp_pd(V, zero, _CMP_LT_OQ));
+        // Lanes the polynomial does not serve: not finite, or at the centre.
+        __m256d finite = _mm256_and_pd(_mm256_cmp_pd(ax, infinity, _CMP_LT_OQ), _mm256_cmp_pd(ay, infinity, _CMP_LT_OQ));
+        __m256d served = _mm256_and_pd(finite, _mm256_cmp_pd(big, zero, _CMP_GT_OQ));
+        int special = _mm256_movemask_pd(served) ^ 0xF;
+        if (special) {
+            double lanes[4], xs[4], ys[4];
+            _mm256_storeu_pd(lanes, r);
+            _mm256_storeu_pd(xs, U);
+            _mm256_storeu_pd(ys, V);
+            for (int k = 0; k < 4; k++) if (special & (1 << k)) lanes[k] = atan2(ys[k], xs[k]);
+            r = _mm256_loadu_pd(lanes);
+        }
+        __m256d turn = _mm256_div_pd(_mm256_sub_pd(r, startAngle), twoPi);
+        turn = _mm256_sub_pd(turn, _mm256_floor_pd(turn));
+        __m256d t = _mm256_add_pd(_mm256_mul_pd(turn, last), half);
+        // v >= 1023 ? 1023 : (v > 0 ? trunc(v) : 0), NaN to 0: max takes its second operand for NaN.
+        t = _mm256_min_pd(_mm256_max_pd(t, zero), last);
+        __m128i index = _mm256_cvttpd_epi32(t);
+        __m256i e = _mm256_i32gather_epi64((const long long *)entries, index, 8);
+        e = _mm256_add_epi64(e, _mm256_loadu_si256((const __m256i *)(repeated + ((x + i) & 7))));
+        __m256i high = _mm256_and_si256(_mm256_srli_epi64(e, 8), low8);
+        __m256i packed = _mm256_and_si256(_mm256_or_si256(high, _mm256_srli_epi64(high, 8)), low16);
+        packed = _mm256_or_si256(packed, _mm256_srli_epi64(packed, 16));
+        __m256i pixels = _mm256_permutevar8x32_epi32(packed, evenLanes);
+        _mm_storeu_si128((__m128i *)(out + i), _mm256_castsi256_si128(pixels));
+        U = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(U, dU), dU), dU), dU);
+        V = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(V, dV), dV), dV), dV);
+    }
+    double ul[4], vl[4];
+    _mm256_storeu_pd(ul, U);
+    _mm256_storeu_pd(vl, V);
+    *u = ul[0];
+    *v = vl[0];
+    return groups;
 }
 
 #endif
