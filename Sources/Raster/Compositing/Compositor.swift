@@ -177,6 +177,32 @@ enum Kernels {
         }
     }
 
+    /// ``solidCoverage(_:count:source:coverage:mode:)`` in `.normal` mode of the opaque colour `s`
+    /// onto pixels that all hold the opaque `background`, without reading them: the same
+    /// formulas, so the same pixels (at coverage 255 the colour itself, at 0 the background).
+    @inline(__always)
+    static func solidOverBackground(_ dst: UnsafeMutablePointer<UInt32>, count: Int, source s: UInt32, background: UInt32,
+                                    coverage: UnsafePointer<UInt8>) {
+        var i = 0
+        let s8 = Pixels8(repeating: s), b8 = Pixels8(repeating: background)
+        while i + 8 <= count {
+            let word = UnsafeRawPointer(coverage + i).loadUnaligned(as: UInt64.self)
+            if word == ~0 {
+                PixelMath.store8(s8, dst + i)
+            } else if word == 0 {
+                PixelMath.store8(b8, dst + i)
+            } else {
+                PixelMath.store8(PixelMath.over8(PixelMath.scale8(s8, PixelMath.load8(coverage + i)), b8), dst + i)
+            }
+            i += 8
+        }
+        while i < count {
+            let c = UInt32(coverage[i])
+            dst[i] = c == 0 ? background : PixelMath.over(PixelMath.scale(s, c), background)
+            i += 1
+        }
+    }
+
     /// Whether this CPU runs the AVX2 kernels in CLinux.
     static let hasAVX2: Bool = {
         #if arch(x86_64)

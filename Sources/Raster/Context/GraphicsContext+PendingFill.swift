@@ -64,14 +64,16 @@ extension GraphicsContext {
         write(IntRect(x: clip.maxX, y: clip.y, width: r.maxX - clip.maxX, height: clip.height), p.pixel)
         pendingFill = nil
         let inner = compositor(shader: shader)
-        var opaque = false, solid: UInt32?
+        var opaque = false, solid: UInt32?, maskedOpaque: UInt32?
         if case let .solid(s) = shader, inner.mask == nil, inner.mode == .normal {
             opaque = s >> 24 == 255 && inner.alpha == 255
             solid = s
             fusedBlends.reset(count: 256, to: 0)
+        } else if case let .solid(s) = shader, inner.mode == .normal, s >> 24 == 255, inner.alpha == 255 {
+            maskedOpaque = s
         }
         return BackgroundFusingSink(inner: inner, rect: clip, pixel: p.pixel, opaqueAtFullCoverage: opaque,
-                                    solid: solid, blends: fusedBlends.base)
+                                    solid: solid, blends: fusedBlends.base, maskedOpaque: maskedOpaque)
     }
 }
 
@@ -99,12 +101,18 @@ struct BackgroundFusingSink: CoverageSink {
     /// is never 0) instead of writing the background and blending over it.
     let solid: UInt32?
     let blends: UnsafeMutablePointer<UInt32>
+    /// The source colour, when it is solid and opaque and blends by source-over through a clip
+    /// mask (a layer's background inside its own rounded clip): a full-coverage span is then the
+    /// colour over the background at the mask's coverage, worked out without writing the
+    /// background first and reading it back.
+    let maskedOpaque: UInt32?
     private var cursorY: Int
     private var cursorX: Int
 
     init(inner: Compositor, rect: IntRect, pixel: UInt32, opaqueAtFullCoverage: Bool,
-         solid: UInt32?, blends: UnsafeMutablePointer<UInt32>) {
+         solid: UInt32?, blends: UnsafeMutablePointer<UInt32>, maskedOpaque: UInt32? = nil) {
         self.inner = inner
+        self.maskedOpaque = maskedOpaque
         self.rect = rect
         self.pixel = pixel
         self.opaqueAtFullCoverage = opaqueAtFullCoverage
@@ -175,6 +183,9 @@ struct BackgroundFusingSink: CoverageSink {
         if opaqueAtFullCoverage && coverage == 255, let s = solid {
             // The source replaces the pixels: stored straight, as the compositor would store it.
             PixelMath.fill(inner.pixels + y * inner.stride + x, s, count: count)
+        } else if coverage == 255, let s = maskedOpaque, let mask = inner.mask {
+            Kernels.solidOverBackground(inner.pixels + y * inner.stride + x, count: count, source: s, background: pixel,
+                                        coverage: mask + y * inner.maskStride + x)
         } else {
             background(row: y, from: x, to: x + count)
             inner.span(y: y, x: x, count: count, coverage: coverage)
