@@ -767,6 +767,47 @@ static inline int CLinux_sweep_band_lookup_avx2(float *cells, long cellStride, i
     return reachedRight;
 }
 
+/// Four pixels of a shading ramp at locations `t` into `out`: ShadingRamp.index (t·1023 + 0.5,
+/// 1023 at or above it, truncated above 0, else 0, NaN too: max takes its second operand for
+/// NaN) and ShadingRamp.pixel (the four dithers added to the entries' 16-bit lanes, the high byte
+/// of each lane packed a r g b), lane by lane: the same pixels.
+__attribute__((target("avx2")))
+static inline void CLinux_ramp_pixels4_avx2(uint32_t *out, __m256d t, const uint64_t *entries, const uint64_t *dither) {
+    const __m256d last = _mm256_set1_pd(1023.0);
+    __m256d v = _mm256_add_pd(_mm256_mul_pd(t, last), _mm256_set1_pd(0.5));
+    v = _mm256_min_pd(_mm256_max_pd(v, _mm256_setzero_pd()), last);
+    __m256i e = _mm256_i32gather_epi64((const long long *)entries, _mm256_cvttpd_epi32(v), 8);
+    e = _mm256_add_epi64(e, _mm256_loadu_si256((const __m256i *)dither));
+    __m256i high = _mm256_and_si256(_mm256_srli_epi64(e, 8), _mm256_set1_epi64x(0x00FF00FF00FF00FFLL));
+    __m256i packed = _mm256_and_si256(_mm256_or_si256(high, _mm256_srli_epi64(high, 8)), _mm256_set1_epi64x(0x0000FFFF0000FFFFLL));
+    packed = _mm256_or_si256(packed, _mm256_srli_epi64(packed, 16));
+    __m256i pixels = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
+    _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(pixels));
+}
+
+/// ShadingEvaluator.shade's axial loop on AVX2, four pixels to a register, for the whole groups
+/// of four in `count`: t advanced by four adds of dtdx in each lane (the scalar loop's adds),
+/// then CLinux_ramp_pixels4_avx2. Returns how many pixels were done, and t after them.
+__attribute__((target("avx2")))
+static inline long CLinux_axial_shade_avx2(uint32_t *out, long count, double *t, double dtdx, const uint64_t *entries,
+                                           const uint64_t *dither, long x) {
+    long groups = count / 4 * 4;
+    if (groups == 0) return 0;
+    uint64_t repeated[16];
+    for (int k = 0; k < 16; k++) repeated[k] = dither[k & 7];
+    double t0 = *t, t1 = t0 + dtdx, t2 = t1 + dtdx, t3 = t2 + dtdx;
+    __m256d T = _mm256_setr_pd(t0, t1, t2, t3);
+    const __m256d d = _mm256_set1_pd(dtdx);
+    for (long i = 0; i < groups; i += 4) {
+        CLinux_ramp_pixels4_avx2(out + i, T, entries, repeated + ((x + i) & 7));
+        T = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(T, d), d), d), d);
+    }
+    double lanes[4];
+    _mm256_storeu_pd(lanes, T);
+    *t = lanes[0];
+    return groups;
+}
+
 /// ShadingEvaluator.shade's conic loop on AVX2, four pixels to a register, for the whole groups
 /// of four in `count`: each lane does its pixel's arithmetic in the Swift loop's order (u and v
 /// advanced by four adds of du and dv, the same adds the scalar loop makes; the atan polynomial
@@ -788,9 +829,6 @@ static inline long CLinux_conic_shade_avx2(uint32_t *out, long count, double *u,
     const __m256d signMask = _mm256_set1_pd(-0.0), infinity = _mm256_set1_pd(__builtin_inf());
     const __m256d halfPi = _mm256_set1_pd(1.5707963267948966), pi = _mm256_set1_pd(3.141592653589793);
     const __m256d twoPi = _mm256_set1_pd(6.283185307179586), startAngle = _mm256_set1_pd(start);
-    const __m256d last = _mm256_set1_pd(1023.0), half = _mm256_set1_pd(0.5);
-    const __m256i low8 = _mm256_set1_epi64x(0x00FF00FF00FF00FFLL), low16 = _mm256_set1_epi64x(0x0000FFFF0000FFFFLL);
-    const __m256i evenLanes = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     for (long i = 0; i < groups; i += 4) {
         // angle(v, u): x is u, y is v.
         __m256d ax = _mm256_andnot_pd(signMask, U), ay = _mm256_andnot_pd(signMask, V);
@@ -819,17 +857,7 @@ static inline long CLinux_conic_shade_avx2(uint32_t *out, long count, double *u,
         }
         __m256d turn = _mm256_div_pd(_mm256_sub_pd(r, startAngle), twoPi);
         turn = _mm256_sub_pd(turn, _mm256_floor_pd(turn));
-        __m256d t = _mm256_add_pd(_mm256_mul_pd(turn, last), half);
-        // v >= 1023 ? 1023 : (v > 0 ? trunc(v) : 0), NaN to 0: max takes its second operand for NaN.
-        t = _mm256_min_pd(_mm256_max_pd(t, zero), last);
-        __m128i index = _mm256_cvttpd_epi32(t);
-        __m256i e = _mm256_i32gather_epi64((const long long *)entries, index, 8);
-        e = _mm256_add_epi64(e, _mm256_loadu_si256((const __m256i *)(repeated + ((x + i) & 7))));
-        __m256i high = _mm256_and_si256(_mm256_srli_epi64(e, 8), low8);
-        __m256i packed = _mm256_and_si256(_mm256_or_si256(high, _mm256_srli_epi64(high, 8)), low16);
-        packed = _mm256_or_si256(packed, _mm256_srli_epi64(packed, 16));
-        __m256i pixels = _mm256_permutevar8x32_epi32(packed, evenLanes);
-        _mm_storeu_si128((__m128i *)(out + i), _mm256_castsi256_si128(pixels));
+        CLinux_ramp_pixels4_avx2(out + i, turn, entries, repeated + ((x + i) & 7));
         U = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(U, dU), dU), dU), dU);
         V = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(V, dV), dV), dV), dV);
     }

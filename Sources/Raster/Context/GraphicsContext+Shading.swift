@@ -92,7 +92,7 @@ struct ShadingEvaluator {
     private var t0 = 0.0, dtdx = 0.0, dtdy = 0.0
     private var center = Point.zero, scale = 1.0, angle = 0.0
     private var t = 0.0, u = 0.0, v = 0.0
-    /// Whether the conic loop may run on AVX2 (CLinux), four pixels at a time: the same pixels.
+    /// Whether the axial and conic loops may run on AVX2 (CLinux), four pixels at a time: the same pixels.
     var usesAVX2 = false
 
     init(_ geometry: Shading.Geometry, inverse: Transform) {
@@ -156,7 +156,11 @@ struct ShadingEvaluator {
         case .axial:
             var t = self.t
             let dtdx = self.dtdx
-            for i in 0..<count {
+            var done = 0
+            #if arch(x86_64)
+            if usesAVX2 { done = CLinux_axial_shade_avx2(out, count, &t, dtdx, ramp.entries, dither, x) }
+            #endif
+            for i in done..<count {
                 out[i] = ramp.pixel(ShadingRamp.index(t), lanes: dither[(x &+ i) & 7])
                 t += dtdx
             }
