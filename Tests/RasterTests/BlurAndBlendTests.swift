@@ -127,4 +127,30 @@ import Testing
         ctx.fill(Rect(x: 40, y: 44, width: 176, height: 16))
         assertMatchesGolden(bitmap, named: "blend-and-shadow", in: Bundle.module, tolerance: GoldenTolerance.default)
     }
+
+    /// A shadow drawn around hidden pixels, then an opaque rectangle over them, is the shadow
+    /// drawn whole with the rectangle over it, pixel for pixel (and through a clip mask, where
+    /// the hidden pixels are drawn after all).
+    @Test func shadowAroundHiddenPixelsUnderAnOpaqueFillIsTheWholeShadow() throws {
+        let shape = try Bitmap(width: 120, height: 90)
+        GraphicsContext(bitmap: shape).fill(Rect(x: 30, y: 20, width: 60, height: 45))
+        let blur = AlphaBlur()
+        blur.blur(alphaOf: shape, in: IntRect(x: 30, y: 20, width: 60, height: 45), sigma: 4.5)
+        for masked in [false, true] {
+            var frames: [Bitmap] = []
+            for hidden in [IntRect.zero, IntRect(x: 32, y: 22, width: 56, height: 41)] {
+                let bitmap = try Bitmap(width: 120, height: 90)
+                bitmap.fill(bitmap.bounds, with: 0xFFEC_EFF3)
+                let ctx = GraphicsContext(bitmap: bitmap)
+                if masked { ctx.clip(to: Rect(x: 10.5, y: 5.25, width: 90, height: 70)) }
+                ctx.drawShadow(blur, color: Color(white: 0, alpha: 0.4), dx: -3, dy: 5, hidden: hidden)
+                ctx.setFillColor(.white)
+                ctx.fill(Rect(x: 30, y: 20, width: 60, height: 45))
+                frames.append(bitmap)
+            }
+            var differing = 0
+            for y in 0..<90 { for x in 0..<120 where frames[0][x, y] != frames[1][x, y] { differing += 1 } }
+            #expect(differing == 0, "masked \(masked)")
+        }
+    }
 }

@@ -206,6 +206,25 @@ extension LayerRenderer {
         record.opacity = opacity
     }
 
+    /// The device pixels the layer's own opaque background covers at full coverage, drawn right
+    /// after its shadow (the shadow need not be drawn under them): the background's rectangle
+    /// inset by the corner radius and a pixel more, when the layer is opaque, unmasked, drawn
+    /// plainly (not a group) and not turned or flipped. Empty otherwise.
+    static func opaqueInterior(of layer: Layer, record: RenderRecord) -> IntRect {
+        let state = record.shown.state
+        let t = record.deviceTransform
+        guard record.opacity >= 1, !record.isGroup, layer.maskStorage == nil, let background = state.backgroundColor,
+              background.alpha >= 1, t.b == 0, t.c == 0, t.a > 0, t.d > 0 else { return .zero }
+        let b = state.bounds.standardized
+        let radius = max(0, min(state.cornerRadius, b.width / 2, b.height / 2))
+        let inner = b.insetBy(dx: radius, dy: radius)
+        let x0 = (t.a * inner.minX + t.tx).rounded(.up) + 1, y0 = (t.d * inner.minY + t.ty).rounded(.up) + 1
+        let x1 = (t.a * inner.maxX + t.tx).rounded(.down) - 1, y1 = (t.d * inner.maxY + t.ty).rounded(.down) - 1
+        guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite, x1 > x0, y1 > y0,
+              abs(x0) < 1e9, abs(y0) < 1e9, abs(x1) < 1e9, abs(y1) < 1e9 else { return .zero }
+        return IntRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
+    }
+
     private func drawShadow(of layer: Layer, record: RenderRecord, in context: GraphicsContext, damage: IntRect, target: Bitmap) {
         let fx = record.shown.state.effects
         if record.shadowIsStale || record.shadowBlur == nil {
@@ -236,9 +255,11 @@ extension LayerRenderer {
         guard let blur = record.shadowBlur else { return }
         context.saveGState()
         context.setAlpha(record.opacity)
+        let hidden = Self.opaqueInterior(of: layer, record: record)
         context.drawShadow(blur, color: fx.shadowColor.withAlpha(fx.shadowColor.alpha * min(1, fx.shadowOpacity)),
                            dx: record.shadowShift.dx + record.shadowOrigin.x - origin.x,
-                           dy: record.shadowShift.dy + record.shadowOrigin.y - origin.y)
+                           dy: record.shadowShift.dy + record.shadowOrigin.y - origin.y,
+                           hidden: IntRect(x: hidden.x - origin.x, y: hidden.y - origin.y, width: hidden.width, height: hidden.height))
         context.restoreGState()
     }
 }

@@ -52,8 +52,11 @@ extension GraphicsContext {
     }
 
     /// Draws `color` through the blurred alpha of `blur`, shifted by (`dx`, `dy`) device pixels,
-    /// source-over, within the clip (the transform is not used).
-    public func drawShadow(_ blur: AlphaBlur, color: Color, dx: Int, dy: Int) {
+    /// source-over, within the clip (the transform is not used). The pixels of `hidden` are left
+    /// as they are when no clip mask is in force: for pixels the caller covers next with opaque
+    /// colour at full coverage (the interior of the layer casting the shadow), whatever is
+    /// drawn there now never shows.
+    public func drawShadow(_ blur: AlphaBlur, color: Color, dx: Int, dy: Int, hidden: IntRect = .zero) {
         if refusedByRecording() { return }
         flushPendingFill()
         let b = blur.bounds
@@ -67,15 +70,26 @@ extension GraphicsContext {
         // Swift's range check is not needed), then the colour through the eight-pixel kernel.
         coverageRow.reserve(bitmap.width + 2)
         let coverage = coverageRow.base
-        for y in r.y..<r.maxY {
-            let plane = blur.row(y - dy) - b.x - dx + r.x
-            let maskRow = mask.map { $0.row(y) + r.x }
-            for i in 0..<r.width {
+        let skipped = mask == nil ? hidden.intersection(r) : .zero
+        // Each row in up to two pieces, either side of the hidden columns.
+        func draw(row y: Int, from x0: Int, to x1: Int) {
+            guard x1 > x0 else { return }
+            let plane = blur.row(y - dy) - b.x - dx + x0
+            let maskRow = mask.map { $0.row(y) + x0 }
+            for i in 0..<(x1 - x0) {
                 var c = UInt32(truncatingIfNeeded: CLinux_truncate(min(255, max(0, plane[i] * 255 + 0.5))))
                 if let maskRow { c = PixelMath.mul(c, UInt32(maskRow[i])) }
                 coverage[i] = UInt8(truncatingIfNeeded: c)
             }
-            Kernels.solidCoverage(dst + y * stride + r.x, count: r.width, source: pixel, coverage: coverage, mode: .normal)
+            Kernels.solidCoverage(dst + y * stride + x0, count: x1 - x0, source: pixel, coverage: coverage, mode: .normal)
+        }
+        for y in r.y..<r.maxY {
+            if y >= skipped.y && y < skipped.maxY {
+                draw(row: y, from: r.x, to: skipped.x)
+                draw(row: y, from: skipped.maxX, to: r.maxX)
+            } else {
+                draw(row: y, from: r.x, to: r.maxX)
+            }
         }
     }
 }
