@@ -147,5 +147,53 @@ extension RuntimeSuites {
         LayerRenderer().render(r, at: 0, into: bitmap)
         assertMatchesGolden(bitmap, named: "gradient-layers", in: Bundle.module, tolerance: GoldenTolerance.default)
     }
+
+    /// An axial gradient whose locations or colours animate damages only where its ramp changed
+    /// (slabs of the band it moves), and every damage-only frame is the frame drawn whole: a
+    /// slanted and a vertical axis, in a turned and an unturned rounded tile.
+    @Test(arguments: [(0.0, false), (0.2, false), (0.0, true), (0.2, true)])
+    func aChangedRampDamagesWhereItChangedAndEveryFrameIsTheWholeFrame(turn: Double, vertical: Bool) throws {
+        freshRuntime()
+        let r = host(160, 120)
+        let tile = Layer()
+        tile.frame = Rect(x: 14, y: 10, width: 130, height: 100)
+        tile.transform = Transform(rotationAngle: turn)
+        tile.cornerRadius = 9
+        tile.masksToBounds = true
+        tile.backgroundColor = .white
+        let g = GradientLayer()
+        g.frame = tile.bounds
+        g.colors = [Color(rgb: 0x5B6B7C), Color(rgb: 0xF4F7FA), Color(rgb: 0x5B6B7C)]
+        g.locations = [0, 0.1, 0.2]
+        g.startPoint = vertical ? Point(x: 0.5, y: 0) : Point(x: 0, y: 0.3)
+        g.endPoint = vertical ? Point(x: 0.5, y: 1) : Point(x: 1, y: 0.7)
+        tile.addSublayer(g)
+        r.addSublayer(tile)
+        let sweep = BasicAnimation(keyPath: "locations")
+        sweep.fromValue = [-0.2, -0.1, 0.0]
+        sweep.toValue = [1.0, 1.1, 1.2]
+        sweep.duration = 0.5
+        sweep.repeatCount = .infinity
+        g.add(sweep, forKey: "sweep")
+        let pulse = BasicAnimation(keyPath: "colors")
+        pulse.fromValue = g.colors
+        pulse.toValue = [Color(rgb: 0x5B6B7C), Color(rgb: 0xFF5E62), Color(rgb: 0x5B6B7C)]
+        pulse.beginTime = 0.4
+        pulse.duration = 0.2
+        g.add(pulse, forKey: "pulse")
+        let bitmap = try Bitmap(width: 160, height: 120), whole = try Bitmap(width: 160, height: 120)
+        let renderer = LayerRenderer(), everything = LayerRenderer()
+        everything.isDamageTrackingEnabled = false
+        var partial = 0
+        for frame in 0..<45 {
+            let t = Double(frame) / 60
+            LayerClock.advance(to: t)
+            let rects = renderer.render(r, at: t, into: bitmap)
+            everything.render(r, at: t, into: whole)
+            #expect(bitmap.hasSamePixels(as: whole), "frame \(frame)")
+            if frame > 0, rects.reduce(0, { $0 + $1.area }) < 130 * 100 * 7 / 10 { partial += 1 }
+        }
+        #expect(partial >= 20, "\(partial) frames damaged less than 70 % of the tile")
+    }
 }
 }
