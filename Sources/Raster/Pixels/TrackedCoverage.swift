@@ -404,7 +404,7 @@ package final class TrackedCoverage {
             let x = a[i], y = b[j]
             guard x.y == y.y, x.x == y.x, x.count == y.count, (x.cells < 0) == (y.cells < 0) else { return false }
             if x.cells < 0 { return x.coverage == y.coverage }
-            return memcmp(ca + Int(x.cells), cb + Int(y.cells), Int(x.count)) == 0
+            return equalBytes(ca + Int(x.cells), cb + Int(y.cells), Int(x.count))
         }
         /// Compares row `y`'s records `i ..< ie` of `old` with `j ..< je` of `new`.
         @inline(__always) func compare(row y: Int, _ i: Int, _ ie: Int, _ j: Int, _ je: Int) {
@@ -474,9 +474,10 @@ struct RowJoin {
     var newStart: Int32 = 0, newCarried: Int32 = 0, newEnd: Int32 = 0
 }
 
-// A rewritten row is a few short runs of pixels: up to 16 bytes are stored as two overlapping
-// words (or halves, or bytes) rather than by a call to memset or memcpy, which cost about 25
-// instructions apiece with the call, three or four calls a row.
+// A rewritten row is a few short runs of pixels, a diffed row a few short runs of cells: up to
+// 16 bytes are stored or compared as two overlapping words (or halves, or bytes) rather than by
+// a call to memset, memcpy or memcmp, which cost about 25 instructions apiece with the call,
+// three or four calls a row.
 
 /// Sets the `n` bytes from `p` to `value`.
 @inline(__always)
@@ -517,6 +518,22 @@ private func copyBytes(_ to: UnsafeMutablePointer<UInt8>, _ from: UnsafePointer<
         to[n &>> 1] = b
         to[n &- 1] = c
     }
+}
+
+/// Whether the `n` bytes at `a` and at `b` are the same.
+@inline(__always)
+private func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    guard n <= 16 else { return memcmp(a, b, n) == 0 }
+    let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+    if n >= 8 {
+        return x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
+            && x.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self) == y.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+    }
+    if n >= 4 {
+        return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
+            && x.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self) == y.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+    }
+    return n <= 0 || (a[0] == b[0] && a[n &>> 1] == b[n &>> 1] && a[n &- 1] == b[n &- 1])
 }
 
 /// How many pixels two records starting together (or, `fromEnd`, ending together) have the same
