@@ -41,6 +41,21 @@ import Testing
         }
     }
 
+    /// The table of multiples of π/32 gives what `cos` and `sin` give, to the bit: for those
+    /// angles, for their neighbours one ulp away, and for angles that are no multiple.
+    @Test func tabledCosinesAndSinesAreTheFunctions() {
+        let step = Double.pi / 32
+        var angles: [Double] = [0, -0.0, .pi / 2, -.pi, 2 * .pi, 1, -2.5, .nan, .infinity, 1e300]
+        for k in -300...300 {
+            let a = Double(k) * step
+            angles += [a, a.nextUp, a.nextDown, (a / step).rounded(.down) * step]
+        }
+        for a in angles {
+            let (c, s) = ArcAngles.cosSin(a)
+            #expect(c.bitPattern == cos(a).bitPattern && s.bitPattern == sin(a).bitPattern, "angle \(a)")
+        }
+    }
+
     @Test func arcPointsLieOnTheCircle() {
         var path = Path()
         path.addArc(center: Point(x: 3, y: -2), radius: 7, startAngle: -.pi / 2, endAngle: 2.8, clockwise: false)

@@ -33,7 +33,7 @@ extension Path {
         // Each piece's start is the last one's end: its cosine and sine are kept, not computed
         // again, also from the last call (an anchored arc is many one-piece calls, each starting
         // where the one before ended, and these are most of their cost).
-        var (c0, s0) = arcMemo.angle.bitPattern == startAngle.bitPattern ? (arcMemo.cos, arcMemo.sin) : (cos(startAngle), sin(startAngle))
+        var (c0, s0) = arcMemo.angle.bitPattern == startAngle.bitPattern ? (arcMemo.cos, arcMemo.sin) : ArcAngles.cosSin(startAngle)
         defer { arcMemo.keep(angle: a0, cos: c0, sin: s0) }
         let start = Point(x: center.x + r * c0, y: center.y + r * s0)
         if currentPoint == nil { move(to: start) } else if currentPoint != start { addLine(to: start) }
@@ -56,7 +56,7 @@ extension Path {
             let a1 = sweep > 0 ? min(boundary, end) : max(boundary, end)
             // Pieces between fixed angles mostly have the same sweep, to the bit.
             let k = 4.0 / 3.0 * arcMemo.tangent((a1 - a0) / 4)
-            let (c1, s1) = (cos(a1), sin(a1))
+            let (c1, s1) = ArcAngles.cosSin(a1)
             let p1 = Point(x: center.x + r * c1, y: center.y + r * s1)
             addCurve(to: p1,
                      control1: Point(x: p0.x - k * r * s0, y: p0.y + k * r * c0),
@@ -65,6 +65,31 @@ extension Path {
             p0 = p1
             (c0, s0) = (c1, s1)
         }
+    }
+}
+
+/// The cosine and sine of the multiples of π/32 in −4π...4π, as `cos` and `sin` give them: the
+/// angles ``Path/addArc(center:radius:startAngle:endAngle:clockwise:)`` cuts at (quarter turns),
+/// and those an arc cut into finer fixed pieces is made of (the player's arrow: 60 pieces a frame,
+/// their `cos` and `sin` 9,000 instructions). Looked up by the angle's bits, so a value found is
+/// the one the functions would return. Made on the first arc, once: about 55,000 instructions.
+enum ArcAngles {
+    static let step = Double.pi / 32
+    static let limit = 128
+    static let table: [(cos: Double, sin: Double)] = (-limit...limit).map { k in
+        let a = Double(k) * step
+        return (cos(a), sin(a))
+    }
+
+    @inline(__always)
+    static func cosSin(_ a: Double) -> (Double, Double) {
+        let q = a * (1 / step)
+        // False for NaN and infinities too.
+        if abs(q) <= Double(limit) {
+            let k = Int(q < 0 ? q - 0.5 : q + 0.5)
+            if (Double(k) * step).bitPattern == a.bitPattern { return table[k &+ limit] }
+        }
+        return (cos(a), sin(a))
     }
 }
 
