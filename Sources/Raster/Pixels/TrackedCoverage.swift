@@ -400,6 +400,11 @@ package final class TrackedCoverage {
         let a = current.records.base, b = next.records.base
         let ca = current.cellBytes.base, cb = next.cellBytes.base
         let lows = changedLo.base, highs = changedHi.base
+        // Record indices, columns and cell offsets lie well inside Int32 (a target's records and
+        // pixels): wrapping arithmetic, without an overflow check at each step of a loop run for
+        // every changed row, and the changed rows' bounds kept in locals until the end.
+        var first = rows.first, last = rows.last
+        defer { rows = (first, last) }
         @inline(__always) func same(_ i: Int, _ j: Int) -> Bool {
             let x = a[i], y = b[j]
             guard x.y == y.y, x.x == y.x, x.count == y.count, (x.cells < 0) == (y.cells < 0) else { return false }
@@ -409,47 +414,50 @@ package final class TrackedCoverage {
         /// Compares row `y`'s records `i ..< ie` of `old` with `j ..< je` of `new`.
         @inline(__always) func compare(row y: Int, _ i: Int, _ ie: Int, _ j: Int, _ je: Int) {
             // Common prefix and suffix of the two rows' records.
-            let na = ie - i, nb = je - j
+            let na = ie &- i, nb = je &- j
             var p = 0
-            while !everything && p < na && p < nb && same(i + p, j + p) { p += 1 }
-            if p < na || p < nb {
-                var s = 0
-                while !everything && s < na - p && s < nb - p && same(ie - 1 - s, je - 1 - s) { s += 1 }
-                var lo = Int.max, hi = Int.min
-                if p < na - s {
-                    lo = Int(a[i + p].x)
-                    hi = Int(a[ie - 1 - s].x + a[ie - 1 - s].count)
-                }
-                if p < nb - s {
-                    lo = min(lo, Int(b[j + p].x))
-                    hi = max(hi, Int(b[je - 1 - s].x + b[je - 1 - s].count))
-                }
-                // The first and last differing records often share their start or their end and
-                // differ only at the other (a span lengthened by a growing shape): the pixels they
-                // share are unchanged, so a long span does not damage the whole row.
-                if !everything, p < na - s, p < nb - s {
-                    let x = a[i + p], y = b[j + p]
-                    if x.x == y.x { lo = Int(x.x) + commonPixels(x, y, ca, cb, fromEnd: false) }
-                    let u = a[ie - 1 - s], v = b[je - 1 - s]
-                    if u.x + u.count == v.x + v.count { hi = Int(u.x + u.count) - commonPixels(u, v, ca, cb, fromEnd: true) }
-                }
-                if lo < hi {
-                    if lows[y] >= highs[y] {
-                        lows[y] = Int32(lo)
-                        highs[y] = Int32(hi)
-                    } else {
-                        lows[y] = min(lows[y], Int32(lo))
-                        highs[y] = max(highs[y], Int32(hi))
-                    }
-                    rows.first = min(rows.first, y)
-                    rows.last = max(rows.last, y)
-                }
+            if !everything { while p < na && p < nb && same(i &+ p, j &+ p) { p &+= 1 } }
+            guard p < na || p < nb else { return }
+            var s = 0
+            if !everything { while s < na &- p && s < nb &- p && same(ie &- 1 &- s, je &- 1 &- s) { s &+= 1 } }
+            // Whether each side has records left between the prefix and the suffix.
+            let differsA = p < na &- s, differsB = p < nb &- s
+            var lo = Int.max, hi = Int.min
+            if differsA {
+                let r = a[ie &- 1 &- s]
+                lo = Int(a[i &+ p].x)
+                hi = Int(r.x &+ r.count)
             }
+            if differsB {
+                let r = b[je &- 1 &- s]
+                lo = min(lo, Int(b[j &+ p].x))
+                hi = max(hi, Int(r.x &+ r.count))
+            }
+            // The first and last differing records often share their start or their end and
+            // differ only at the other (a span lengthened by a growing shape): the pixels they
+            // share are unchanged, so a long span does not damage the whole row.
+            if !everything, differsA, differsB {
+                let x = a[i &+ p], y = b[j &+ p]
+                if x.x == y.x { lo = Int(x.x) &+ commonPixels(x, y, ca, cb, fromEnd: false) }
+                let u = a[ie &- 1 &- s], v = b[je &- 1 &- s]
+                if u.x &+ u.count == v.x &+ v.count { hi = Int(u.x &+ u.count) &- commonPixels(u, v, ca, cb, fromEnd: true) }
+            }
+            guard lo < hi else { return }
+            let lo32 = Int32(truncatingIfNeeded: lo), hi32 = Int32(truncatingIfNeeded: hi)
+            if lows[y] >= highs[y] {
+                lows[y] = lo32
+                highs[y] = hi32
+            } else {
+                lows[y] = min(lows[y], lo32)
+                highs[y] = max(highs[y], hi32)
+            }
+            first = min(first, y)
+            last = max(last, y)
         }
         if let joins {
             for r in 0..<rowCount {
                 let t = joins[r]
-                compare(row: firstRow + r, Int(t.oldStart), Int(t.oldCarried), Int(t.newStart), Int(t.newCarried))
+                compare(row: firstRow &+ r, Int(t.oldStart), Int(t.oldCarried), Int(t.newStart), Int(t.newCarried))
             }
             return
         }
@@ -457,8 +465,8 @@ package final class TrackedCoverage {
         while i < old.upperBound || j < new.upperBound {
             let y = min(i < old.upperBound ? Int(a[i].y) : Int.max, j < new.upperBound ? Int(b[j].y) : Int.max)
             var rowEndA = i, rowEndB = j
-            while rowEndA < old.upperBound && Int(a[rowEndA].y) == y { rowEndA += 1 }
-            while rowEndB < new.upperBound && Int(b[rowEndB].y) == y { rowEndB += 1 }
+            while rowEndA < old.upperBound && Int(a[rowEndA].y) == y { rowEndA &+= 1 }
+            while rowEndB < new.upperBound && Int(b[rowEndB].y) == y { rowEndB &+= 1 }
             compare(row: y, i, rowEndA, j, rowEndB)
             i = rowEndA
             j = rowEndB
@@ -543,11 +551,11 @@ private func commonPixels(_ x: CoverageRows.Record, _ y: CoverageRows.Record, _ 
     let n = Int(min(x.count, y.count))
     @inline(__always) func value(_ r: CoverageRows.Record, _ cells: UnsafeMutablePointer<UInt8>, _ k: Int) -> UInt8 {
         if r.cells < 0 { return r.coverage }
-        return cells[Int(r.cells) + (fromEnd ? Int(r.count) - 1 - k : k)]
+        return cells[Int(r.cells) &+ (fromEnd ? Int(r.count) &- 1 &- k : k)]
     }
     if x.cells < 0 && y.cells < 0 { return x.coverage == y.coverage ? n : 0 }
     var k = 0
-    while k < n && value(x, xCells, k) == value(y, yCells, k) { k += 1 }
+    while k < n && value(x, xCells, k) == value(y, yCells, k) { k &+= 1 }
     return k
 }
 
