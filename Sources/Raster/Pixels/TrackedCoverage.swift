@@ -769,8 +769,10 @@ private struct RowRecorder: CoverageSink {
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
         let c = scale == 255 ? coverage : UInt8(PixelMath.mul(UInt32(coverage), scale))
         guard c != 0 else { return }
+        // Rows and columns of a target lie inside Int32.
         records._withUnsafeGuaranteedRef {
-            $0.append(.init(y: Int32(y), x: Int32(x), count: Int32(count), cells: -1, coverage: c))
+            $0.append(.init(y: Int32(truncatingIfNeeded: y), x: Int32(truncatingIfNeeded: x), count: Int32(truncatingIfNeeded: count),
+                            cells: -1, coverage: c))
         }
     }
 
@@ -797,7 +799,6 @@ private struct RowRecorder: CoverageSink {
             }
             return start
         }
-        // Rows, columns and byte offsets of a target lie inside Int32.
         records._withUnsafeGuaranteedRef {
             $0.append(.init(y: Int32(truncatingIfNeeded: y), x: Int32(truncatingIfNeeded: x), count: Int32(truncatingIfNeeded: n),
                             cells: Int32(truncatingIfNeeded: start), coverage: 0))
@@ -850,18 +851,18 @@ private struct JoiningRecorder: CoverageSink {
     @inline(__always)
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
         if y != row { finish(before: y) }
-        let cut = Int(cuts[y - firstRow])
+        let cut = Int(cuts[y &- firstRow])
         guard x < cut else { return }
-        recorder.span(y: y, x: x, count: min(count, cut - x), coverage: coverage)
+        recorder.span(y: y, x: x, count: min(count, cut &- x), coverage: coverage)
     }
 
     @inline(__always)
     mutating func cells(y: Int, x: Int, coverage: UnsafeBufferPointer<UInt8>) {
         if y != row { finish(before: y) }
-        let cut = Int(cuts[y - firstRow])
+        let cut = Int(cuts[y &- firstRow])
         guard x < cut else { return }
         // Cells across the cut: it is not between edges.
-        if x + coverage.count > cut { joined = false; return }
+        if x &+ coverage.count > cut { joined = false; return }
         recorder.cells(y: y, x: x, coverage: coverage)
     }
 

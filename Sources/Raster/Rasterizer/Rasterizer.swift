@@ -691,16 +691,19 @@ final class Rasterizer {
         }
         #endif
         let out = coverage.base
+        // Read once: the sink's calls between them might, as far as the compiler knows, change
+        // them. Columns and run indices lie well inside Int: wrapping arithmetic.
+        let cellsX = cellsX, makesWindingsWhole = makesWindingsWhole, hasCellsLeftOfClip = hasCellsLeftOfClip
         var winding: Float = 0
         var gapStart = lo
         var i = 0
         while i < runCount {
             var start = Int(rowRuns[i].x0)
             var end = Int(rowRuns[i].x1)
-            i += 1
-            while i < runCount && Int(rowRuns[i].x0) <= end + 1 {
+            i &+= 1
+            while i < runCount && Int(rowRuns[i].x0) <= end &+ 1 {
                 end = max(end, Int(rowRuns[i].x1))
-                i += 1
+                i &+= 1
             }
             if hasCellsLeftOfClip && start < lo {
                 // Left of the clip: summed as drawing without the clip sums them (the winding
@@ -718,26 +721,26 @@ final class Rasterizer {
             }
             if start > gapStart {
                 let c = Self.coverage(winding, rule)
-                if c != 0 { sink.span(y: y, x: cellsX + gapStart, count: min(start, hi) - gapStart, coverage: c) }
+                if c != 0 { sink.span(y: y, x: cellsX &+ gapStart, count: min(start, hi) &- gapStart, coverage: c) }
             }
             // One loop per rule, so the rule is not tested for every cell.
             switch rule {
             case .winding: winding = Self.sweepCells(line, start, end, winding, out, .winding)
             case .evenOdd: winding = Self.sweepCells(line, start, end, winding, out, .evenOdd)
             }
-            let visibleEnd = min(end, hi - 1)
+            let visibleEnd = min(end, hi &- 1)
             if visibleEnd >= start {
-                sink.cells(y: y, x: cellsX + start, coverage: UnsafeBufferPointer(start: out, count: visibleEnd - start + 1))
+                sink.cells(y: y, x: cellsX &+ start, coverage: UnsafeBufferPointer(start: out, count: visibleEnd &- start &+ 1))
             }
             if makesWindingsWhole { winding = Self.wholeIfNear(winding) }
-            gapStart = end + 1
+            gapStart = end &+ 1
             if gapStart >= hi { endsOnWholeWinding = false; break }
         }
         if makesWindingsWhole, winding != Float(CLinux_truncate(winding)) { endsOnWholeWinding = false }
         // A shape whose right side was clipped away still covers the rest of the row.
         if gapStart < hi {
             let c = Self.coverage(winding, rule)
-            if c != 0 { sink.span(y: y, x: cellsX + gapStart, count: hi - gapStart, coverage: c) }
+            if c != 0 { sink.span(y: y, x: cellsX &+ gapStart, count: hi &- gapStart, coverage: c) }
         }
         // Runs past the clip still hold area: clear them so the buffer stays zero.
         while i < runCount {
@@ -762,7 +765,7 @@ final class Rasterizer {
             winding += line[x]
             line[x] = 0
             word = word &>> 8 | UInt64(coverage(winding, rule)) &<< 56
-            filled += 1
+            filled &+= 1
             if filled == 8 {
                 o.storeBytes(of: word, as: UInt64.self)
                 o += 8

@@ -27,7 +27,8 @@ final class ScratchArray<Element: BitwiseCopyable> {
     func append(_ e: Element) {
         if count == capacity { grow(to: capacity * 2, keeping: count) }
         base[count] = e
-        count += 1
+        // Below the capacity, which is an allocation's count: no overflow check.
+        count &+= 1
     }
 
     /// Appends `n` elements copied from `source`.
