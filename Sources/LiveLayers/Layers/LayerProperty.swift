@@ -22,7 +22,7 @@
 /// and asks for redisplay when ``Layer/needsDisplay(forKey:)`` is `true` for it.
 @propertyWrapper
 public struct LayerProperty<Value: Sendable>: AnyLayerPropertyDeclaration {
-    let box: PropertyBox<Value>
+    @usableFromInline let box: PropertyBox<Value>
     let accessorFactory: (@MainActor @Sendable (String, Int) -> AnyPropertyAccessor)?
 
     /// A property that is copied into presentation copies but cannot be animated.
@@ -55,7 +55,10 @@ public struct LayerProperty<Value: Sendable>: AnyLayerPropertyDeclaration {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Owner, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Owner, Self>
     ) -> Value {
-        get { layer[keyPath: storageKeyPath].box.value }
+        // Inlinable, so the reading module folds the key path into a load of the storage: read
+        // through the key path at run time (swift_getAtKeyPath), the arrow's ten reads a frame
+        // cost about 1,000 instructions each.
+        @inlinable get { layer[keyPath: storageKeyPath].box.value }
         set {
             let box = layer[keyPath: storageKeyPath].box
             layer.customPropertyWillChange(box)
@@ -74,6 +77,7 @@ protocol AnyLayerPropertyDeclaration {
 }
 
 /// One custom property's value in one layer.
+@usableFromInline
 class AnyPropertyBox {
     /// The slot in the layer's storage, set when the layer discovers it.
     var slot = -1
@@ -82,8 +86,9 @@ class AnyPropertyBox {
     func assign(from other: AnyPropertyBox) {}
 }
 
+@usableFromInline
 final class PropertyBox<Value>: AnyPropertyBox {
-    var value: Value
+    @usableFromInline var value: Value
 
     init(_ value: Value) {
         self.value = value
