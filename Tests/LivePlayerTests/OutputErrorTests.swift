@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import X11TestSupport
 
 /// Output the player cannot write is a clear error naming the file and the reason, with a
 /// non-zero status; the summary line still prints (issue 11, defect 5).
@@ -20,11 +21,26 @@ import Testing
         try process.run()
         let watchdog = DispatchWorkItem { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // The output (a line or two) waits in the pipes until the player has exited; they are
+        // not read to their end, which never came while a process another test started
+        // meanwhile held their write ends (an Xvfb kept for a whole suite: the run hung).
         process.waitUntilExit()
         watchdog.cancel()
-        return (process.terminationStatus, stdout, stderr)
+        return (process.terminationStatus, Self.drain(out), Self.drain(err))
+    }
+
+    /// What `pipe` holds now, read without waiting for more.
+    static func drain(_ pipe: Pipe) -> String {
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A short run (the JSON fits in stdio's buffer, so only fclose sees the error) and a long
@@ -63,18 +79,13 @@ import Testing
         let fifo = PlayerProcess.temporaryPath(name)
         #expect(mkfifo(fifo, 0o600) == 0)
         defer { unlink(fifo) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: reader[0])
-        process.arguments = Array(reader.dropFirst()) + [fifo]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
+        let process = try ChildProcess(reader[0], Array(reader.dropFirst()) + [fifo])
         let result = try PlayerProcess.run(player(fifo))
         // A player that never opened the FIFO would leave the reader waiting for a writer: be one.
         let release = open(fifo, O_WRONLY | O_NONBLOCK)
         if release >= 0 { close(release) }
-        let read = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        if process.wait(timeout: 60) == nil { process.kill(SIGKILL) }
+        let read = process.standardOutput
         var info = stat()
         return (result, read, stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
     }
