@@ -140,10 +140,53 @@ struct ShadingEvaluator {
         guard n > 0 else { return }
         switch kind {
         case .axial:
-            for _ in 0..<n { t += dtdx }
+            Self.step(&t, by: dtdx, times: n)
         case .radial, .conic:
-            for _ in 0..<n { u += inverse.a; v += inverse.b }
+            Self.step(&u, by: inverse.a, times: n)
+            Self.step(&v, by: inverse.b, times: n)
         }
+    }
+
+    /// `n` times `x += d`, exactly, without `n` dependent adds where it can: a masked shape's
+    /// uncovered stretches were a chain of adds 4 cycles each (a third of a gradient fill's time).
+    /// While x stays on one binade's grid (spacing `ulp`) away from its ends, every add rounds
+    /// `d` to the same multiple of the spacing (no tie: then it would depend on x's last bit),
+    /// so m adds are x + m·δ, a multiple of the spacing inside the binade: exact.
+    @inline(__always)
+    static func step(_ x: inout Double, by d: Double, times n: Int) {
+        var n = n
+        while n > 0 {
+            if n >= 16, let (m, delta) = stepsOnGrid(x, d, n) {
+                x += Double(m) * delta
+                n -= m
+            }
+            let serial = min(n, 8)
+            for _ in 0..<serial { x += d }
+            n -= serial
+        }
+    }
+
+    /// How many adds of `d` from `x` (at most `n`, at least 8) stay on x's binade grid, away
+    /// from its ends, and the multiple of the spacing each adds; nil where that does not hold.
+    @inline(never)
+    static func stepsOnGrid(_ x: Double, _ d: Double, _ n: Int) -> (Int, Double)? {
+        guard x.isNormal, d.isFinite else { return nil }
+        let a = x.magnitude, spacing = a.ulp, low = a.binade, high = low * 2
+        // Fast2Sum (|d| well below |x|): x + d - x is the exact rounded step.
+        guard d.magnitude < low * 0x1p-4 else { return nil }
+        let delta = (x + d) - x
+        guard (d - delta).magnitude != spacing * 0.5 else { return nil }
+        // Moving the magnitude: bounds one and two spacings inside the binade keep every exact
+        // sum (within half a spacing of the next grid point) where the spacing is `spacing`.
+        let move = x < 0 ? -delta : delta
+        let lower = low + spacing, upper = high - 2 * spacing
+        // The first add's sum inside too, so `delta` is d rounded to this binade's spacing.
+        guard a >= lower, a <= upper, a + move >= lower, a + move <= upper else { return nil }
+        let room = move > 0 ? (upper - a) / move : move < 0 ? (a - lower) / -move : Double(n)
+        // One fewer than the rounded quotient: never past the bound.
+        let m = room >= Double(n) ? n : Int(room) - 1
+        guard m >= 8 else { return nil }
+        return (m, delta)
     }
 
     /// The colours of the next `count` pixels, from column `x`, into `out`: `ramp`'s entries at
