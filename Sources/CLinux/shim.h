@@ -808,6 +808,36 @@ static inline long CLinux_axial_shade_avx2(uint32_t *out, long count, double *t,
     return groups;
 }
 
+/// ShadingEvaluator.shade's radial loop on AVX2, four pixels to a register, for the whole groups
+/// of four in `count`: each lane advances u and v by the scalar loop's adds (four of du and dv),
+/// and takes sqrt(u·u + v·v)·scale with the same roundings (separate multiplies and adds, no fused
+/// ones; the square root is IEEE's, as sqrtsd's), then CLinux_ramp_pixels4_avx2: the same pixels.
+/// Returns how many pixels were done, and u and v after them.
+__attribute__((target("avx2")))
+static inline long CLinux_radial_shade_avx2(uint32_t *out, long count, double *u, double *v, double du, double dv,
+                                            double scale, const uint64_t *entries, const uint64_t *dither, long x) {
+    long groups = count / 4 * 4;
+    if (groups == 0) return 0;
+    uint64_t repeated[16];
+    for (int k = 0; k < 16; k++) repeated[k] = dither[k & 7];
+    double u0 = *u, u1 = u0 + du, u2 = u1 + du, u3 = u2 + du;
+    double v0 = *v, v1 = v0 + dv, v2 = v1 + dv, v3 = v2 + dv;
+    __m256d U = _mm256_setr_pd(u0, u1, u2, u3), V = _mm256_setr_pd(v0, v1, v2, v3);
+    const __m256d dU = _mm256_set1_pd(du), dV = _mm256_set1_pd(dv), S = _mm256_set1_pd(scale);
+    for (long i = 0; i < groups; i += 4) {
+        __m256d d2 = _mm256_add_pd(_mm256_mul_pd(U, U), _mm256_mul_pd(V, V));
+        CLinux_ramp_pixels4_avx2(out + i, _mm256_mul_pd(_mm256_sqrt_pd(d2), S), entries, repeated + ((x + i) & 7));
+        U = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(U, dU), dU), dU), dU);
+        V = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(V, dV), dV), dV), dV);
+    }
+    double lanes[4];
+    _mm256_storeu_pd(lanes, U);
+    *u = lanes[0];
+    _mm256_storeu_pd(lanes, V);
+    *v = lanes[0];
+    return groups;
+}
+
 /// ShadingEvaluator.shade's conic loop on AVX2, four pixels to a register, for the whole groups
 /// of four in `count`: each lane does its pixel's arithmetic in the Swift loop's order (u and v
 /// advanced by four adds of du and dv, the same adds the scalar loop makes; the atan polynomial

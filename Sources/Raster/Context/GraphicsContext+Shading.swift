@@ -92,7 +92,7 @@ struct ShadingEvaluator {
     private var t0 = 0.0, dtdx = 0.0, dtdy = 0.0
     private var center = Point.zero, scale = 1.0, angle = 0.0
     private var t = 0.0, u = 0.0, v = 0.0
-    /// Whether the axial and conic loops may run on AVX2 (CLinux), four pixels at a time: the same pixels.
+    /// Whether the axial, radial and conic loops may run on AVX2 (CLinux), four pixels at a time: the same pixels.
     var usesAVX2 = false
 
     init(_ geometry: Shading.Geometry, inverse: Transform) {
@@ -216,7 +216,11 @@ struct ShadingEvaluator {
             }
             var u = self.u, v = self.v
             let du = inverse.a, dv = inverse.b, scale = self.scale
-            for i in 0..<count {
+            var done = 0
+            #if arch(x86_64)
+            if usesAVX2 { done = CLinux_radial_shade_avx2(out, count, &u, &v, du, dv, scale, ramp.entries, dither, x) }
+            #endif
+            for i in done..<count {
                 out[i] = ramp.pixel(ShadingRamp.index((u * u + v * v).squareRoot() * scale), lanes: dither[(x &+ i) & 7])
                 u += du
                 v += dv
