@@ -1,11 +1,26 @@
 // PixelMath: 8-bit premultiplied arithmetic with exact rounding, two channels per 32-bit lane.
 
+import CLinux
+
 enum PixelMath {
     /// `x · a / 255` rounded to nearest, for `x, a` in 0...255.
     @inline(__always)
     static func mul(_ x: UInt32, _ a: UInt32) -> UInt32 {
         let t = x &* a &+ 128
         return (t &+ (t >> 8)) >> 8
+    }
+
+    /// `count` coverages times `a / 255`, rounded to nearest (`mul`'s bytes), into `out`.
+    @inline(__always)
+    static func mul(_ coverage: UnsafePointer<UInt8>, by a: UInt32, count: Int, into out: UnsafeMutablePointer<UInt8>,
+                    avx2: Bool) {
+        #if arch(x86_64)
+        if avx2 {
+            CLinux_mul_coverage_avx2(out, coverage, count, a)
+            return
+        }
+        #endif
+        for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: mul(a, UInt32(coverage[i]))) }
     }
 
     /// Every channel of `p` times `a / 255`, rounded to nearest (`a` in 0...255).

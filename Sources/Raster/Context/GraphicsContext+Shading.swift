@@ -73,7 +73,8 @@ extension GraphicsContext {
                     shade(count, fromX: start, dither: dither, into: source)
                     var runCoverage = maskRow + start
                     if alpha != 255 {
-                        for i in 0..<count { coverage[i] = UInt8(truncatingIfNeeded: PixelMath.mul(alpha, UInt32(runCoverage[i]))) }
+                        PixelMath.mul(UnsafePointer(runCoverage), by: alpha, count: count, into: coverage,
+                                      avx2: usesAVX2Kernels)
                         runCoverage = coverage
                     }
                     Kernels.variableCoverage(row + start, source: source, count: count, coverage: runCoverage, mode: mode)
