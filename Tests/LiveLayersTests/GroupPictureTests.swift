@@ -249,6 +249,35 @@ extension RuntimeSuites {
         #expect(mask.record(in: renderer).maskPicture !== picture)
     }
 
+    /// A mask whose owner turns from wide to tall and back (a glyph drawn stroke by stroke, in
+    /// lottie-ios-TypeFace-K) keeps one picture once it has held both: outgrown in one side, the
+    /// bitmap keeps the other side's size instead of trading a wide bitmap for a tall one.
+    @Test func aMaskThatTurnsFromWideToTallKeepsItsPicture() throws {
+        let root = square(Rect(x: 0, y: 0, width: 128, height: 128), .white)
+        keptRoots.append(root)
+        let masked = square(Rect(x: 4, y: 4, width: 110, height: 30), .blue)
+        masked.addSublayer(square(Rect(x: 5, y: 5, width: 20, height: 20), .red))
+        let mask = square(Rect(x: 0, y: 0, width: 60, height: 60), .black)
+        masked.mask = mask
+        root.addSublayer(masked)
+        let renderer = LayerRenderer()
+        let frame = try Bitmap(width: 128, height: 128)
+        var time = 0.0
+        func step(wide: Bool) throws {
+            time += 1.0 / 60
+            withoutActions { masked.bounds = Rect(x: 0, y: 0, width: wide ? 110 : 30, height: wide ? 30 : 110) }
+            renderer.render(root, at: time, into: frame)
+            #expect(frame.hasSamePixels(as: try fresh(root, at: time, width: 128, height: 128)), "t = \(time)")
+        }
+        try step(wide: true)
+        try step(wide: false)
+        let picture = try #require(mask.record(in: renderer).maskPicture)
+        for round in 1...4 {
+            try step(wide: round % 2 == 1)
+            #expect(mask.record(in: renderer).maskPicture === picture, "round \(round)")
+        }
+    }
+
     /// A group sliding out over the frame's edge and back keeps one picture: the part inside
     /// the frame shrinks and grows, the bitmap stays (no allocation per frame).
     @Test func aGroupSlidingOverTheFramesEdgeKeepsItsPicture() throws {

@@ -35,7 +35,8 @@ final class OffscreenPicture {
     /// rectangle's top-left; nil when `rect` is empty or too large for a bitmap. A new bitmap
     /// is at least `room` large: what the content needs whole, for content that slides in and
     /// out of the frame's edge (its part inside, `rect`, grows and shrinks as it moves). A
-    /// scratch picture (`shrinks` false) keeps its largest bitmap.
+    /// scratch picture (`shrinks` false) keeps its largest bitmap. A picture outgrown in one
+    /// side keeps the other side's size.
     static func reused(_ picture: OffscreenPicture?, for rect: IntRect, room: (width: Int, height: Int) = (0, 0),
                        shrinks: Bool) -> OffscreenPicture? {
         guard !rect.isEmpty, rect.width <= Bitmap.maximumSide, rect.height <= Bitmap.maximumSide else { return nil }
@@ -49,8 +50,15 @@ final class OffscreenPicture {
             }
         }
         // Some room to grow, so a picture that widens a pixel a frame does not allocate every frame.
-        let w = min(Bitmap.maximumSide, (needed.width + needed.width / 8 + 15) & ~15)
-        let h = min(Bitmap.maximumSide, (needed.height + needed.height / 8 + 15) & ~15)
+        var w = min(Bitmap.maximumSide, (needed.width + needed.width / 8 + 15) & ~15)
+        var h = min(Bitmap.maximumSide, (needed.height + needed.height / 8 + 15) & ~15)
+        if let picture, picture.oversizedUses <= shrinkDelay {
+            // Outgrown in one side only, it keeps the other: content that turns from wide to
+            // tall and back (a glyph's mask as it is drawn) would otherwise trade a wide bitmap
+            // for a tall one and back every time round.
+            w = max(w, picture.bitmap.width)
+            h = max(h, picture.bitmap.height)
+        }
         guard let bitmap = try? Bitmap(width: w, height: h) else { return nil }
         let made = OffscreenPicture(bitmap: bitmap)
         made.origin = (rect.x, rect.y)
