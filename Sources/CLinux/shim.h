@@ -805,6 +805,31 @@ static inline void CLinux_ramp_pixels4_avx2(uint32_t *out, __m256d t, const uint
     _mm_storeu_si128((__m128i *)out, _mm256_castsi256_si128(pixels));
 }
 
+/// The row's eight dither values twice over, so four lanes starting at any of them read on.
+static inline void CLinux_spread_dither(uint64_t repeated[16], const uint64_t *dither) {
+    for (int k = 0; k < 16; k++) repeated[k] = dither[k & 7];
+}
+
+/// Four lanes of a value the scalar loop advances by `step` a pixel: start, then one, two and
+/// three adds (the same adds, so the same doubles).
+__attribute__((target("avx2")))
+static inline __m256d CLinux_lanes4_pd(double start, double step) {
+    double a1 = start + step, a2 = a1 + step, a3 = a2 + step;
+    return _mm256_setr_pd(start, a1, a2, a3);
+}
+
+/// Each lane advanced four pixels: four adds of `step`, as the scalar loop makes them.
+__attribute__((target("avx2")))
+static inline __m256d CLinux_advance4_pd(__m256d lanes, __m256d step) {
+    return _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(lanes, step), step), step), step);
+}
+
+/// The first lane of `lanes`: where the scalar loop goes on.
+__attribute__((target("avx2")))
+static inline double CLinux_first_lane_pd(__m256d lanes) {
+    return _mm256_cvtsd_f64(lanes);
+}
+
 /// ShadingEvaluator.shade's axial loop on AVX2, four pixels to a register, for the whole groups
 /// of four in `count`: t advanced by four adds of dtdx in each lane (the scalar loop's adds),
 /// then CLinux_ramp_pixels4_avx2. Returns how many pixels were done, and t after them.
@@ -814,17 +839,14 @@ static inline long CLinux_axial_shade_avx2(uint32_t *out, long count, double *t,
     long groups = count / 4 * 4;
     if (groups == 0) return 0;
     uint64_t repeated[16];
-    for (int k = 0; k < 16; k++) repeated[k] = dither[k & 7];
-    double t0 = *t, t1 = t0 + dtdx, t2 = t1 + dtdx, t3 = t2 + dtdx;
-    __m256d T = _mm256_setr_pd(t0, t1, t2, t3);
+    CLinux_spread_dither(repeated, dither);
+    __m256d T = CLinux_lanes4_pd(*t, dtdx);
     const __m256d d = _mm256_set1_pd(dtdx);
     for (long i = 0; i < groups; i += 4) {
         CLinux_ramp_pixels4_avx2(out + i, T, entries, repeated + ((x + i) & 7));
-        T = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(T, d), d), d), d);
+        T = CLinux_advance4_pd(T, d);
     }
-    double lanes[4];
-    _mm256_storeu_pd(lanes, T);
-    *t = lanes[0];
+    *t = CLinux_first_lane_pd(T);
     return groups;
 }
 
@@ -839,22 +861,17 @@ static inline long CLinux_radial_shade_avx2(uint32_t *out, long count, double *u
     long groups = count / 4 * 4;
     if (groups == 0) return 0;
     uint64_t repeated[16];
-    for (int k = 0; k < 16; k++) repeated[k] = dither[k & 7];
-    double u0 = *u, u1 = u0 + du, u2 = u1 + du, u3 = u2 + du;
-    double v0 = *v, v1 = v0 + dv, v2 = v1 + dv, v3 = v2 + dv;
-    __m256d U = _mm256_setr_pd(u0, u1, u2, u3), V = _mm256_setr_pd(v0, v1, v2, v3);
+    CLinux_spread_dither(repeated, dither);
+    __m256d U = CLinux_lanes4_pd(*u, du), V = CLinux_lanes4_pd(*v, dv);
     const __m256d dU = _mm256_set1_pd(du), dV = _mm256_set1_pd(dv), S = _mm256_set1_pd(scale);
     for (long i = 0; i < groups; i += 4) {
         __m256d d2 = _mm256_add_pd(_mm256_mul_pd(U, U), _mm256_mul_pd(V, V));
         CLinux_ramp_pixels4_avx2(out + i, _mm256_mul_pd(_mm256_sqrt_pd(d2), S), entries, repeated + ((x + i) & 7));
-        U = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(U, dU), dU), dU), dU);
-        V = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(V, dV), dV), dV), dV);
+        U = CLinux_advance4_pd(U, dU);
+        V = CLinux_advance4_pd(V, dV);
     }
-    double lanes[4];
-    _mm256_storeu_pd(lanes, U);
-    *u = lanes[0];
-    _mm256_storeu_pd(lanes, V);
-    *v = lanes[0];
+    *u = CLinux_first_lane_pd(U);
+    *v = CLinux_first_lane_pd(V);
     return groups;
 }
 
@@ -871,10 +888,8 @@ static inline long CLinux_conic_shade_avx2(uint32_t *out, long count, double *u,
     long groups = count / 4 * 4;
     if (groups == 0) return 0;
     uint64_t repeated[16];
-    for (int k = 0; k < 16; k++) repeated[k] = dither[k & 7];
-    double u0 = *u, u1 = u0 + du, u2 = u1 + du, u3 = u2 + du;
-    double v0 = *v, v1 = v0 + dv, v2 = v1 + dv, v3 = v2 + dv;
-    __m256d U = _mm256_setr_pd(u0, u1, u2, u3), V = _mm256_setr_pd(v0, v1, v2, v3);
+    CLinux_spread_dither(repeated, dither);
+    __m256d U = CLinux_lanes4_pd(*u, du), V = CLinux_lanes4_pd(*v, dv);
     const __m256d dU = _mm256_set1_pd(du), dV = _mm256_set1_pd(dv), zero = _mm256_setzero_pd();
     const __m256d signMask = _mm256_set1_pd(-0.0), infinity = _mm256_set1_pd(__builtin_inf());
     const __m256d halfPi = _mm256_set1_pd(1.5707963267948966), pi = _mm256_set1_pd(3.141592653589793);
@@ -908,14 +923,11 @@ static inline long CLinux_conic_shade_avx2(uint32_t *out, long count, double *u,
         __m256d turn = _mm256_div_pd(_mm256_sub_pd(r, startAngle), twoPi);
         turn = _mm256_sub_pd(turn, _mm256_floor_pd(turn));
         CLinux_ramp_pixels4_avx2(out + i, turn, entries, repeated + ((x + i) & 7));
-        U = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(U, dU), dU), dU), dU);
-        V = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_add_pd(V, dV), dV), dV), dV);
+        U = CLinux_advance4_pd(U, dU);
+        V = CLinux_advance4_pd(V, dV);
     }
-    double ul[4], vl[4];
-    _mm256_storeu_pd(ul, U);
-    _mm256_storeu_pd(vl, V);
-    *u = ul[0];
-    *v = vl[0];
+    *u = CLinux_first_lane_pd(U);
+    *v = CLinux_first_lane_pd(V);
     return groups;
 }
 
