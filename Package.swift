@@ -95,7 +95,7 @@ let package = Package(
         // the window manager there (X11TestClient). Test-only: no product ships it.
         .target(
             name: "X11TestSupport",
-            dependencies: ["CX11", "Raster", "X11Presenter"],
+            dependencies: ["CX11", "CLinux", "Raster", "X11Presenter"],
             path: "Tests/X11TestSupport",
             swiftSettings: strict
         ),

@@ -2,8 +2,9 @@
 // module), prctl (variadic in C), the CPU affinity mask (GNU-only) and wmemset (wchar.h is not in
 // the module); C's float-to-integer conversion, which Swift has only with a range check; and the
 // few pixel loops that run on AVX2 where the CPU has it (Swift builds for baseline x86-64, which
-// has no 256-bit integer vectors), each chosen at run time by CLinux_has_avx2.
-// Static inline functions only; nothing else goes here.
+// has no 256-bit integer vectors), each chosen at run time by CLinux_has_avx2; and posix_spawn's
+// close-from action (GNU-only, so <spawn.h> hides it from Swift).
+// Static inline functions only, and the one declaration they need; nothing else goes here.
 #pragma once
 #include <stdint.h>
 #include <wchar.h>
@@ -13,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <math.h>
+#include <spawn.h>
 
 static inline int CLinux_timerfd_create(int clockid, int flags) {
     return timerfd_create(clockid, flags);
@@ -41,6 +43,18 @@ static inline int CLinux_available_cpus(void) {
     int count = 0;
     for (long i = 0; i < bytes / (long)sizeof mask[0]; i++) count += __builtin_popcountl(mask[i]);
     return count > 0 ? count : 1;
+}
+
+/// glibc 2.34's file action that closes every descriptor from `from` up in the child, declared
+/// here because <spawn.h> declares it only under _GNU_SOURCE, which Swift's Glibc module is built
+/// without.
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+/// Adds to `actions` the closing of every descriptor from `from` up, so that a spawned child
+/// holds only the descriptors it was given: one that inherits the write end of another
+/// process's pipe keeps that pipe from ever reaching end-of-file. Returns 0 or an error number.
+static inline int CLinux_spawn_add_close_from(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
 /// Stores `value` into `count` 32-bit words at `words`: glibc's wmemset, which the library picks

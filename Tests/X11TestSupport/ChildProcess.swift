@@ -3,7 +3,10 @@
 // Foundation's Process lets the child inherit the spawning thread's blocked signals; test
 // runner threads block SIGTERM and SIGALRM, and an Xvfb started that way neither starts
 // reliably nor stops on SIGTERM. posix_spawn with an empty mask and default handlers avoids both.
+// It also closes every other descriptor in the child: tests run in parallel, and an Xvfb that
+// inherited the write end of another test's pipe kept that pipe open for as long as it ran.
 
+import CLinux
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -39,6 +42,12 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outputFile, 1)
         posix_spawn_file_actions_adddup2(&actions, errorFile, 2)
+        let closing = CLinux_spawn_add_close_from(&actions, 3)
+        guard closing == 0 else {
+            close(outputFile)
+            close(errorFile)
+            throw XvfbError(description: "cannot set up \(executable)'s descriptors: error \(closing)")
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
