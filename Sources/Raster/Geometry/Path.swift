@@ -162,6 +162,17 @@ public struct Path: Hashable, Sendable {
 
     /// Appends every element of `other`, mapped by `transform`.
     public mutating func addPath(_ other: Path, transform: Transform = .identity) {
+        // Into an empty path (a recorded fill's copy, every frame), `other`'s elements already
+        // keep what `append` keeps (a move first, no two moves in a row, a close only after a
+        // point), and so do their mapped copies: appended without its checks, and the current
+        // point and the subpath's start are `other`'s, mapped.
+        if elements.isEmpty {
+            elements.reserveCapacity(other.elements.count)
+            for e in other.elements { elements.append(e.applying(transform)) }
+            subpathStart = other.subpathStart.map { $0.applying(transform) }
+            currentPoint = other.currentPoint.map { $0.applying(transform) }
+            return
+        }
         for e in other.elements { append(e.applying(transform)) }
     }
 
