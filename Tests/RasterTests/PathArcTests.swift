@@ -108,6 +108,34 @@ import Testing
         }
     }
 
+    /// After a close the current point is the subpath's start (Core Graphics'), so a curve drawn
+    /// on without a move is flattened from there: the same points as after an explicit move to
+    /// the start (they were computed from the point before the close, while the first edge
+    /// started at the start: a curve other than the one drawn, and other than the segment a
+    /// partial update of tracked coverage compares).
+    @Test func aCurveDrawnOnAfterACloseIsFlattenedFromTheSubpathStart() {
+        func flattened(_ path: Path) -> [Point] {
+            var points: [Point] = []
+            path.forEachFlattened(transform: Transform(a: 1.5, b: 0.25, c: -0.5, d: 2, tx: 3, ty: 4)) { e in
+                if case let .line(p) = e { points.append(p) }
+            }
+            return points
+        }
+        var closed = Path()
+        closed.move(to: Point(x: 10, y: 10))
+        closed.addLine(to: Point(x: 80, y: 15))
+        closed.addLine(to: Point(x: 60, y: 70))
+        closed.closeSubpath()
+        var moved = closed
+        moved.move(to: Point(x: 10, y: 10))
+        for var path in [closed, moved] {
+            path.addCurve(to: Point(x: 5, y: 90), control1: Point(x: -30, y: 30), control2: Point(x: 40, y: 60))
+            path.addQuadCurve(to: Point(x: 50, y: 95), control: Point(x: 30, y: 120))
+            if path.elements.count == closed.elements.count + 2 { closed = path } else { moved = path }
+        }
+        #expect(flattened(closed) == flattened(moved))
+    }
+
     @Test func scaleRaisesTheSegmentCount() {
         var path = Path()
         path.addArc(center: .zero, radius: 10, startAngle: 0, endAngle: .pi, clockwise: false)

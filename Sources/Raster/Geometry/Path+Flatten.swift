@@ -39,11 +39,12 @@ extension Path {
                 || min(min(a.x, b.x), min(c.x, d.x)) > right
         }
         let tol = tolerance > 0 && tolerance.isFinite ? tolerance : 0.1
-        var current = Point.zero
+        var current = Point.zero, start = Point.zero
         for element in elements {
             switch element {
             case let .move(p):
                 current = p.applying(transform)
+                start = current
                 body(.move(current))
             case let .line(p):
                 current = p.applying(transform)
@@ -85,6 +86,8 @@ extension Path {
                 body(.line(p3))
                 current = p3
             case .closeSubpath:
+                // A curve drawn on from here starts at the subpath's start, as its edges do.
+                current = start
                 body(.close)
             }
         }
