@@ -183,10 +183,10 @@ extension TrackedCoverageTests {
     /// Compares `coverage`'s mask, just updated to `recording`, with a fresh coverage of it, and
     /// the changes since `previous` (updated here) with the reported damage `changed`: the pixels
     /// that differ from the fresh mask, and the changed pixels outside the damage.
-    static func compare(_ coverage: TrackedCoverage, withFresh recording: FillRecording?, alpha: UInt32, clip: IntRect,
-                        changed: [IntRect], previous: inout [UInt8]) throws -> (differing: Int, unreported: Int) {
+    static func compare(_ coverage: TrackedCoverage, withFresh recording: FillRecording?, transform: Transform = .identity,
+                        alpha: UInt32, clip: IntRect, changed: [IntRect], previous: inout [UInt8]) throws -> (differing: Int, unreported: Int) {
         let fresh = try TrackedCoverage(width: 200, height: 200)
-        fresh.update(recording, transform: .identity, alpha: alpha, clip: clip) { _ in }
+        fresh.update(recording, transform: transform, alpha: alpha, clip: clip) { _ in }
         var differing = 0, unreported = 0
         for y in 0..<200 {
             for x in 0..<200 {
@@ -235,5 +235,51 @@ extension TrackedCoverageTests {
             if differing > 0 || unreported > 0 { break }
         }
         #expect(coverage.joinedFills > 25, "only \(coverage.joinedFills) fills joined with the far side")
+    }
+}
+
+extension TrackedCoverageTests {
+    /// A partial update rasterizes the recorded segments reaching its rows rather than the whole
+    /// path: with quadratic and cubic pieces, lines, a subpath closed and one left open, a curve
+    /// drawn on from a closed subpath's start, under a turned and scaled transform, one corner
+    /// moving a step at a time, the mask is that of a fresh coverage bit for bit after every
+    /// update, every changed pixel reported, and most updates rasterize only some rows.
+    @Test func partialUpdatesFromRecordedSegmentsEqualFreshCoverage() throws {
+        let clip = IntRect(x: 0, y: 0, width: 200, height: 200)
+        let coverage = try TrackedCoverage(width: 200, height: 200)
+        var previous = [UInt8](repeating: 0, count: 200 * 200)
+        let transform = Transform(a: 1.2 * cos(0.3), b: 1.2 * sin(0.3), c: -1.1 * sin(0.3), d: 1.1 * cos(0.3), tx: 60.25, ty: -10.5)
+        for step in 0..<60 {
+            let recording = FillRecording()
+            let context = GraphicsContext(recordingInto: recording, clip: clip)
+            var path = Path()
+            path.move(to: Point(x: 20, y: 10))
+            path.addQuadCurve(to: Point(x: 90, y: 20), control: Point(x: 55, y: -5))
+            path.addCurve(to: Point(x: 95, y: 120), control1: Point(x: 120, y: 50), control2: Point(x: 70, y: 90))
+            path.addLine(to: Point(x: 30, y: 110))
+            path.closeSubpath()
+            // On from the closed subpath's start, without a move.
+            path.addCurve(to: Point(x: 5, y: 60), control1: Point(x: 0, y: 25), control2: Point(x: 15, y: 45))
+            path.addLine(to: Point(x: 20, y: 80))
+            // Open, closed by the move after it, its moving corner sweeping down and back.
+            let y = 40 + Double(step < 30 ? step : 60 - step) * 1.7
+            path.move(to: Point(x: 60, y: 40))
+            path.addLine(to: Point(x: 110, y: y))
+            path.addQuadCurve(to: Point(x: 70, y: 95), control: Point(x: 100, y: 100))
+            path.move(to: Point(x: 112, y: 130))
+            path.addCurve(to: Point(x: 40, y: 140), control1: Point(x: 90, y: 160), control2: Point(x: 60, y: 120))
+            path.addLine(to: Point(x: 75, y: 118))
+            context.setFillColor(.white)
+            context.fill(path, rule: step % 20 < 10 ? .winding : .evenOdd)
+            var changed: [IntRect] = []
+            // The recorded segments are mapped as the rasterizer maps the path's points.
+            coverage.update(recording, transform: transform, alpha: 255, clip: clip) { changed.append($0) }
+            let (differing, unreported) = try Self.compare(coverage, withFresh: recording, transform: transform, alpha: 255, clip: clip,
+                                                           changed: changed, previous: &previous)
+            #expect(differing == 0, "step \(step): \(differing) pixels differ from fresh coverage")
+            #expect(unreported == 0, "step \(step): \(unreported) changed pixels outside the damage")
+            if differing > 0 || unreported > 0 { break }
+        }
+        #expect(coverage.partialUpdates > 40, "only \(coverage.partialUpdates) updates rasterized some rows")
     }
 }

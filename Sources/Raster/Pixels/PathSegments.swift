@@ -90,17 +90,38 @@ final class PathSegments {
         let xa = t.a * p0.0 + t.c * p0.1 + t.tx, xb = t.a * p1.0 + t.c * p1.1 + t.tx
         let xc = t.a * p2.0 + t.c * p2.1 + t.tx, xd = t.a * p3.0 + t.c * p3.1 + t.tx
         // Not finite, or too far out to name a row: every row is redrawn.
-        if !(abs(low) < 1e9) || !(abs(high) < 1e9) || !(p0.0 + p1.0 + p2.0 + p3.0).isFinite { isValid = false }
+        // (Columns too: a valid list's device points are all finite, which
+        // ``forEachSegment(ofFill:reaching:_:_:)``'s callers rely on.)
+        let left = min(min(xa, xb), min(xc, xd)), right = max(max(xa, xb), max(xc, xd))
+        if !(abs(low) < 1e9) || !(abs(high) < 1e9) || !(abs(left) < 1e9) || !(abs(right) < 1e9)
+            || !(p0.0 + p1.0 + p2.0 + p3.0).isFinite { isValid = false }
         segments.append(Segment(fill: Int32(fill), degree: degree, x0: p0.0, y0: p0.1, x1: p1.0, y1: p1.1,
                                 x2: p2.0, y2: p2.1, x3: p3.0, y3: p3.1))
         rowsLow.append(low)
         rowsHigh.append(high)
-        columnsLow.append(min(min(xa, xb), min(xc, xd)))
-        columnsHigh.append(max(max(xa, xb), max(xc, xd)))
+        columnsLow.append(left)
+        columnsHigh.append(right)
         // The end point: a path's segments end at different points but where it crosses itself.
         // +0 makes −0 the +0 it equals, so segments that are equal (``Segment``'s ==) have
         // equal keys.
         keys.append((p3.0 + 0).bitPattern &* 3 ^ (p3.1 + 0).bitPattern)
+    }
+
+    /// Calls `body` with the degree and the device-space control points (mapped by the recorded
+    /// transform, as a rasterizer maps the path's points; a line's end repeated, a quadratic's
+    /// end as its third and fourth) of each segment of fill `fill`, in the path's order, but for
+    /// those whose control points all lie above `top` or all below `bottom`: a valid list's
+    /// segments, each from where the last ended, the closing lines where the path closes.
+    @inline(__always)
+    func forEachSegment(ofFill fill: Int, reaching top: Double, _ bottom: Double,
+                        _ body: (Int32, Point, Point, Point, Point) -> Void) {
+        let t = transform, f = Int32(truncatingIfNeeded: fill)
+        let all = segments.base, lows = rowsLow.base, highs = rowsHigh.base
+        for j in 0..<segments.count where all[j].fill == f && highs[j] >= top && lows[j] <= bottom {
+            let s = all[j]
+            body(s.degree, Point(x: s.x0, y: s.y0).applying(t), Point(x: s.x1, y: s.y1).applying(t),
+                 Point(x: s.x2, y: s.y2).applying(t), Point(x: s.x3, y: s.y3).applying(t))
+        }
     }
 
     /// The device rows holding every edge that `self` has and `old` has not, or the reverse; an

@@ -158,17 +158,17 @@ package final class TrackedCoverage {
                 let newStart = next.records.count
                 var joined = true
                 if let rows, let right = unchangedRight,
-                   rasterize(drawn.paths[i], rule: fill.rule, scale: fill.color >> 24, transform: transform,
-                             rows: rows, from: bounds.x, to: right, joining: old) {
+                   rasterize(fill: i, rule: fill.rule, scale: fill.color >> 24, rows: rows, from: bounds.x, to: right, joining: old) {
                     joinedFills += 1
                 } else if let rows, let column = rightOfChanges,
-                          rasterize(drawn.paths[i], rule: fill.rule, scale: fill.color >> 24, transform: transform,
-                                    rows: rows, in: bounds, gapsFrom: column, joining: old) {
+                          rasterize(fill: i, rule: fill.rule, scale: fill.color >> 24, rows: rows, in: bounds, gapsFrom: column,
+                                    joining: old) {
                     rowJoinedFills += 1
                 } else {
                     joined = false
                     rasterizer.begin(clip: rowClip, targetWidth: mask.width)
-                    rasterizer.add(drawn.paths[i], transform: transform)
+                    // A partial update's rows: only the segments reaching them are visited.
+                    if rows != nil { rasterizer.add(segments, fill: i) } else { rasterizer.add(drawn.paths[i], transform: transform) }
                     var sink = RowRecorder(rows: next, scale: fill.color >> 24)
                     rasterizer.render(rule: fill.rule, into: &sink)
                 }
@@ -275,7 +275,7 @@ package final class TrackedCoverage {
         var rect: IntRect? { lo < hi ? IntRect(x: lo, y: top, width: hi - lo, height: bottom - top) : nil }
     }
 
-    /// Appends to `next` the records of `path` in `rows`, rasterized only in columns `left ..< right`
+    /// Appends to `next` the records of fill `fill` in `rows`, rasterized only in columns `left ..< right`
     /// and joined with `old` (current's records of those rows) from column `right` on. False,
     /// nothing appended, when they do not join as one rasterization of the whole width would
     /// have made them: every row must have a whole winding at `right` (between edges, so a span
@@ -285,14 +285,14 @@ package final class TrackedCoverage {
     /// the edges left of it make the same cells as across the whole width, those right of it are
     /// last update's, and the winding between them is whole (``Rasterizer/wholeIfNear(_:)``),
     /// the same in both updates.
-    private func rasterize(_ path: Path, rule: FillRule, scale: UInt32, transform: Transform, rows: Range<Int>,
+    private func rasterize(fill: Int, rule: FillRule, scale: UInt32, rows: Range<Int>,
                            from left: Int, to right: Int, joining old: Range<Int>) -> Bool {
         cuts.reset(count: rows.count, to: Int32(right))
         rasterizer.begin(clip: IntRect(x: left, y: rows.lowerBound, width: right - left, height: rows.count), targetWidth: mask.width)
-        return rasterizeJoining(path, rule: rule, scale: scale, transform: transform, rows: rows, joining: old, wholeEnds: true)
+        return rasterizeJoining(fill: fill, rule: rule, scale: scale, rows: rows, joining: old, wholeEnds: true)
     }
 
-    /// Appends to `next` the records of `path` in `rows` left of a column of each row, and
+    /// Appends to `next` the records of fill `fill` in `rows` left of a column of each row, and
     /// `old`'s (current's records of those rows) from that column on: the first column at or
     /// after `column` that no run of edge cells of `old` covers. False, nothing appended, when
     /// they do not join as one rasterization of the whole width would have made them, or no
@@ -303,7 +303,7 @@ package final class TrackedCoverage {
     /// updates bound a region left of it), made whole (``Rasterizer/wholeIfNear(_:)``), and the
     /// edges right of it are last update's, in the same order. Segments lying right of the
     /// column of each row they cross are not even added (``Rasterizer/dropEdges(rightOf:rows:)``).
-    private func rasterize(_ path: Path, rule: FillRule, scale: UInt32, transform: Transform, rows: Range<Int>,
+    private func rasterize(fill: Int, rule: FillRule, scale: UInt32, rows: Range<Int>,
                            in bounds: IntRect, gapsFrom column: Int, joining old: Range<Int>) -> Bool {
         cuts.reset(count: rows.count, to: Int32(column))
         let records = current.records.base, cut = cuts.base
@@ -327,16 +327,16 @@ package final class TrackedCoverage {
         guard carried else { return false }
         rasterizer.begin(clip: IntRect(x: bounds.x, y: rows.lowerBound, width: bounds.width, height: rows.count), targetWidth: mask.width)
         rasterizer.dropEdges(rightOf: cuts.base, rows: rows)
-        return rasterizeJoining(path, rule: rule, scale: scale, transform: transform, rows: rows, joining: old, wholeEnds: false)
+        return rasterizeJoining(fill: fill, rule: rule, scale: scale, rows: rows, joining: old, wholeEnds: false)
     }
 
-    /// Rasterizes `path` (the rasterizer begun) into `next` joined with `old` at ``cuts``; when
+    /// Rasterizes fill `fill` (its segments this update; the rasterizer begun) into `next` joined with `old` at ``cuts``; when
     /// `wholeEnds`, every row must also end on a whole winding (the clip ends at the cut).
-    private func rasterizeJoining(_ path: Path, rule: FillRule, scale: UInt32, transform: Transform, rows: Range<Int>,
+    private func rasterizeJoining(fill: Int, rule: FillRule, scale: UInt32, rows: Range<Int>,
                                   joining old: Range<Int>, wholeEnds: Bool) -> Bool {
         let next = self.next
         let recordStart = next.records.count, cellStart = next.cellBytes.count
-        rasterizer.add(path, transform: transform)
+        rasterizer.add(segments, fill: fill)
         joins.reset(count: rows.count, to: RowJoin())
         var sink = JoiningRecorder(rows: next, scale: scale, old: current, range: old, cuts: cuts.base, joins: joins.base,
                                    firstRow: rows.lowerBound)

@@ -222,6 +222,32 @@ final class Rasterizer {
         closeSubpath()
     }
 
+    /// Adds the segments of fill `fill` of `segments` (a valid list, the path's segments under
+    /// the transform it was recorded with): the edges ``add(_:transform:tolerance:)`` makes of
+    /// that path, in the same order, so the cells add up to the same floats, without visiting
+    /// the segments lying wholly above or below the clip's rows (most of a long arc's pieces when
+    /// a partial update's clip is a few rows): each would make a line from its start to its end
+    /// (a curve dropped there comes as one), which ``addSegment(_:_:)`` drops with no other effect.
+    func add(_ segments: PathSegments, fill: Int, tolerance: Double = Rasterizer.flatteningTolerance) {
+        let tol = Path.usableTolerance(tolerance)
+        // forEachFlattened's margins, which are within addSegment's rows.
+        let top = Double(clip.y) - 1e-3, bottom = Double(clip.maxY) + 1e-3, right = Double(clip.maxX) + 1e-3
+        segments.forEachSegment(ofFill: fill, reaching: top, bottom) { degree, p0, p1, p2, p3 in
+            if degree == 1 || Path.liesOutside(p0, p1, p2, p3, top: top, bottom: bottom, right: right) {
+                addSegment(p0, p3)
+                return
+            }
+            var from = p0
+            if degree == 2 {
+                Path.flattenQuadratic(p0, p1, p2, tolerance: tol) { addSegment(from, $0); from = $0 }
+            } else {
+                Path.flattenCubic(p0, p1, p2, p3, tolerance: tol) { addSegment(from, $0); from = $0 }
+            }
+        }
+        subpathStart = nil
+        current = nil
+    }
+
     /// Starts a subpath, closing the previous one (fills close implicitly).
     func move(to p: Point) {
         guard p.x.isFinite, p.y.isFinite else { return }
