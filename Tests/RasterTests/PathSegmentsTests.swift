@@ -73,3 +73,36 @@ import Testing
         #expect(rows == 215..<251, "\(String(describing: rows))")
     }
 }
+
+extension PathSegmentsTests {
+    /// Recording and comparing in one pass, which maps only the segments not found last time
+    /// and takes the found ones' rows and columns from the last list, gives what recording every
+    /// segment and then comparing gives: the same changed rows and columns, and lists that answer
+    /// the same (the next comparison, the columns right of the changes, the gaps), frame after
+    /// frame of the arrow's sweep growing and shrinking, a second fill coming and going, under
+    /// two transforms.
+    @Test(arguments: [Transform.identity, Transform(a: 1.25, b: 0.2, c: -0.3, d: 0.9, tx: 40.5, ty: 12.25)])
+    func recordingWhileComparingEqualsRecordingThenComparing(transform: Transform) {
+        let clip = IntRect(x: 0, y: 0, width: 400, height: 400)
+        var fusedOld = PathSegments(), plainOld = PathSegments()
+        let start = -Double.pi / 2
+        for step in 0..<120 {
+            let t = Double(step < 60 ? step : 120 - step) / 60
+            let dot = step % 25 < 12 ? Point(x: 150, y: 20 + Double(step)) : nil
+            let recording = TrackedCoverageTests.sweep(to: start + max(0.02, t * 1.9 * .pi), dot: dot, color: .white, clip: clip)
+            let fused = PathSegments(), plain = PathSegments()
+            let rows = fused.record(recording, transform: transform, comparingWith: step % 30 == 7 ? nil : fusedOld)
+            plain.record(recording, transform: transform)
+            let expected = step % 30 == 7 ? nil : plain.changedRows(since: plainOld)
+            #expect(rows == expected, "step \(step)")
+            if let rows {
+                #expect(fused.changedColumns == plain.changedColumns, "step \(step)")
+                #expect(fused.rowsCrossed(rightOf: 120, in: rows) == plain.rowsCrossed(rightOf: 120, in: rows), "step \(step)")
+                #expect(fused.unchangedRight(of: rows, before: 400) == plain.unchangedRight(of: rows, before: 400), "step \(step)")
+            }
+            #expect(fused.isValid == plain.isValid, "step \(step)")
+            fusedOld = fused
+            plainOld = plain
+        }
+    }
+}

@@ -40,11 +40,87 @@ final class PathSegments {
 
     /// Replaces the list with `recording`'s segments under `transform`.
     func record(_ recording: FillRecording, transform: Transform) {
+        collect(recording, transform: transform)
+        for j in 0..<segments.count { map(j) }
+    }
+
+    /// ``record(_:transform:)``, then ``changedRows(since:)`` `old` (nil when `old` is nil), in one
+    /// pass that maps only the segments not found in `old`: with the same transform, a segment
+    /// found there (the same points) has the rows, columns and key found there, taken as they
+    /// are. Most of a growing arc's pieces are found, and mapping each was most of its cost.
+    func record(_ recording: FillRecording, transform: Transform, comparingWith old: PathSegments?) -> Range<Int>? {
+        collect(recording, transform: transform)
+        let count = segments.count
+        guard let old, old.isValid, transform == old.transform else {
+            for j in 0..<count { map(j) }
+            return nil
+        }
+        // changedRows(since:)'s search, mapping each segment not found.
+        let oldCount = old.segments.count
+        let limit = max(8, count / 4)
+        old.matched.reset(count: oldCount, to: 0)
+        var low = Double.infinity, high = -Double.infinity
+        var left = Double.infinity, right = -Double.infinity
+        var misses = 0, compared = true
+        var hint = 0
+        let oldKeys = old.keys.base, oldMatched = old.matched.base, oldSegments = old.segments.base
+        let all = segments.base, keys = keys.base
+        let lows = rowsLow.base, highs = rowsHigh.base, lefts = columnsLow.base, rights = columnsHigh.base
+        for j in 0..<count {
+            guard compared else { map(j); continue }
+            let s = all[j], key = keys[j]
+            var found = -1
+            if hint < oldCount, oldKeys[hint] == key, oldMatched[hint] == 0, oldSegments[hint] == s {
+                found = hint
+            } else {
+                var k = hint
+                while k < oldCount {
+                    if oldKeys[k] == key && oldMatched[k] == 0 && oldSegments[k] == s { found = k; break }
+                    k += 1
+                }
+                if found < 0 {
+                    k = 0
+                    while k < hint {
+                        if oldKeys[k] == key && oldMatched[k] == 0 && oldSegments[k] == s { found = k; break }
+                        k += 1
+                    }
+                }
+            }
+            if found >= 0 {
+                oldMatched[found] = 1
+                hint = found + 1 == oldCount ? 0 : found + 1
+                lows[j] = old.rowsLow[found]
+                highs[j] = old.rowsHigh[found]
+                lefts[j] = old.columnsLow[found]
+                rights[j] = old.columnsHigh[found]
+            } else {
+                map(j)
+                misses += 1
+                if misses > limit { compared = false; continue }
+                low = min(low, lows[j])
+                high = max(high, highs[j])
+                left = min(left, lefts[j])
+                right = max(right, rights[j])
+            }
+        }
+        guard compared, isValid else { return nil }
+        for k in 0..<oldCount where oldMatched[k] == 0 {
+            misses += 1
+            if misses > 2 * limit { return nil }
+            low = min(low, old.rowsLow[k])
+            high = max(high, old.rowsHigh[k])
+            left = min(left, old.columnsLow[k])
+            right = max(right, old.columnsHigh[k])
+        }
+        changedColumns = (left, right)
+        guard low <= high else { return 0..<0 }
+        let first = Int(low.rounded(.down)) - 1, end = Int(high.rounded(.up)) + 1
+        return first..<end
+    }
+
+    /// Replaces the list with `recording`'s segments and their keys, not yet mapped.
+    private func collect(_ recording: FillRecording, transform: Transform) {
         segments.removeAll()
-        rowsLow.removeAll()
-        rowsHigh.removeAll()
-        columnsLow.removeAll()
-        columnsHigh.removeAll()
         keys.removeAll()
         self.transform = transform
         isValid = true
@@ -73,6 +149,11 @@ final class PathSegments {
             }
             close(fill: f, current, start)
         }
+        let count = segments.count
+        rowsLow.reset(count: count, to: 0)
+        rowsHigh.reset(count: count, to: 0)
+        columnsLow.reset(count: count, to: 0)
+        columnsHigh.reset(count: count, to: 0)
     }
 
     private func close(fill: Int, _ current: (Double, Double)?, _ start: (Double, Double)?) {
@@ -82,29 +163,34 @@ final class PathSegments {
 
     private func add(fill: Int, degree: Int32, _ p0: (Double, Double), _ p1: (Double, Double), _ p2: (Double, Double),
                      _ p3: (Double, Double)) {
-        let t = transform
+        segments.append(Segment(fill: Int32(fill), degree: degree, x0: p0.0, y0: p0.1, x1: p1.0, y1: p1.1,
+                                x2: p2.0, y2: p2.1, x3: p3.0, y3: p3.1))
+        // The end point: a path's segments end at different points but where it crosses itself.
+        // +0 makes −0 the +0 it equals, so segments that are equal (``Segment``'s ==) have
+        // equal keys.
+        keys.append((p3.0 + 0).bitPattern &* 3 ^ (p3.1 + 0).bitPattern)
+    }
+
+    /// Maps segment `j` by the transform: its device rows and columns (its control points' hull).
+    @inline(__always)
+    private func map(_ j: Int) {
+        let t = transform, s = segments[j]
         // The curve lies in its control points' hull, and so do its flattened edges.
-        let ya = t.b * p0.0 + t.d * p0.1 + t.ty, yb = t.b * p1.0 + t.d * p1.1 + t.ty
-        let yc = t.b * p2.0 + t.d * p2.1 + t.ty, yd = t.b * p3.0 + t.d * p3.1 + t.ty
+        let ya = t.b * s.x0 + t.d * s.y0 + t.ty, yb = t.b * s.x1 + t.d * s.y1 + t.ty
+        let yc = t.b * s.x2 + t.d * s.y2 + t.ty, yd = t.b * s.x3 + t.d * s.y3 + t.ty
         let low = min(min(ya, yb), min(yc, yd)), high = max(max(ya, yb), max(yc, yd))
-        let xa = t.a * p0.0 + t.c * p0.1 + t.tx, xb = t.a * p1.0 + t.c * p1.1 + t.tx
-        let xc = t.a * p2.0 + t.c * p2.1 + t.tx, xd = t.a * p3.0 + t.c * p3.1 + t.tx
+        let xa = t.a * s.x0 + t.c * s.y0 + t.tx, xb = t.a * s.x1 + t.c * s.y1 + t.tx
+        let xc = t.a * s.x2 + t.c * s.y2 + t.tx, xd = t.a * s.x3 + t.c * s.y3 + t.tx
         // Not finite, or too far out to name a row: every row is redrawn.
         // (Columns too: a valid list's device points are all finite, which
         // ``forEachSegment(ofFill:reaching:_:_:)``'s callers rely on.)
         let left = min(min(xa, xb), min(xc, xd)), right = max(max(xa, xb), max(xc, xd))
         if !(abs(low) < 1e9) || !(abs(high) < 1e9) || !(abs(left) < 1e9) || !(abs(right) < 1e9)
-            || !(p0.0 + p1.0 + p2.0 + p3.0).isFinite { isValid = false }
-        segments.append(Segment(fill: Int32(fill), degree: degree, x0: p0.0, y0: p0.1, x1: p1.0, y1: p1.1,
-                                x2: p2.0, y2: p2.1, x3: p3.0, y3: p3.1))
-        rowsLow.append(low)
-        rowsHigh.append(high)
-        columnsLow.append(left)
-        columnsHigh.append(right)
-        // The end point: a path's segments end at different points but where it crosses itself.
-        // +0 makes −0 the +0 it equals, so segments that are equal (``Segment``'s ==) have
-        // equal keys.
-        keys.append((p3.0 + 0).bitPattern &* 3 ^ (p3.1 + 0).bitPattern)
+            || !(s.x0 + s.x1 + s.x2 + s.x3).isFinite { isValid = false }
+        rowsLow[j] = low
+        rowsHigh[j] = high
+        columnsLow[j] = left
+        columnsHigh[j] = right
     }
 
     /// Calls `body` with the degree and the device-space control points (mapped by the recorded

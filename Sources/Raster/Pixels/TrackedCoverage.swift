@@ -104,11 +104,15 @@ package final class TrackedCoverage {
         let bounds = clip.intersection(mask.bounds)
         let drawn = recording.flatMap { alpha > 0 && !bounds.isEmpty ? $0 : nil }
         let segmentsNow = nextSegments
-        if let drawn { segmentsNow.record(drawn, transform: transform) } else { segmentsNow.invalidate() }
         var rows: Range<Int>?
-        if let drawn, bounds == lastBounds, alpha == current.alpha, drawn.fills == lastFills,
-           let changedRows = segmentsNow.changedRows(since: segments) {
-            rows = max(changedRows.lowerBound, bounds.y)..<max(min(changedRows.upperBound, bounds.maxY), bounds.y)
+        if let drawn {
+            // Compared with last update's segments only when the rest is last update's too.
+            let comparable = bounds == lastBounds && alpha == current.alpha && drawn.fills == lastFills
+            if let changedRows = segmentsNow.record(drawn, transform: transform, comparingWith: comparable ? segments : nil) {
+                rows = max(changedRows.lowerBound, bounds.y)..<max(min(changedRows.upperBound, bounds.maxY), bounds.y)
+            }
+        } else {
+            segmentsNow.invalidate()
         }
         // Where the changed segments lie left of unchanged ones in the same rows (the head of a
         // growing ring, the ring's far side across the hole), only the columns left of a gap
