@@ -26,6 +26,8 @@ final class PathSegments {
     /// The device columns of the segments the last ``changedRows(since:)`` found changed.
     private(set) var changedColumns = (low: Double.infinity, high: -Double.infinity)
     private let matched = ScratchArray<UInt8>(capacity: 256)
+    /// The segments spanning the rows ``unchangedRight(of:before:)`` looks at.
+    private let inRows = ScratchArray<Int32>(capacity: 256)
     /// Each segment's end point folded into one word: a segment not found where the last was
     /// found is searched for among all of last update's (the arrow's head: a few searches of a
     /// hundred segments a frame), one word compared each rather than the segments.
@@ -294,6 +296,10 @@ final class PathSegments {
         var reach = changedColumns.high
         guard reach.isFinite else { return nil }
         let top = Double(rows.lowerBound), bottom = Double(rows.upperBound)
+        // The segments spanning these rows (a few of a long arc's), found once for every pass.
+        inRows.removeAll()
+        for j in 0..<segments.count where rowsHigh[j] >= top && rowsLow[j] <= bottom { inRows.append(Int32(truncatingIfNeeded: j)) }
+        let spanning = inRows.base, spanningCount = inRows.count
         // Segments overlapping the reach (or within two pixels of it) extend it, until none do
         // (a few passes; more means segments chained across the rows, not worth following).
         var grew = true, passes = 0
@@ -301,7 +307,8 @@ final class PathSegments {
             grew = false
             passes += 1
             guard reach + 2 < Double(limit), passes <= 8 else { return nil }
-            for j in 0..<segments.count where rowsHigh[j] >= top && rowsLow[j] <= bottom {
+            for i in 0..<spanningCount {
+                let j = Int(spanning[i])
                 if columnsLow[j] < reach + 3 && columnsHigh[j] > reach {
                     reach = columnsHigh[j]
                     grew = true
@@ -311,7 +318,7 @@ final class PathSegments {
         let column = Int(reach.rounded(.up)) + 2
         guard column < limit else { return nil }
         // Nothing right of the column in these rows: nothing to keep, the whole width is rasterized.
-        for j in 0..<segments.count where rowsHigh[j] >= top && rowsLow[j] <= bottom && columnsLow[j] >= reach + 3 {
+        for i in 0..<spanningCount where columnsLow[Int(spanning[i])] >= reach + 3 {
             return column
         }
         return nil
