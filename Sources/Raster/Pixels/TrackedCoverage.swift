@@ -341,7 +341,10 @@ package final class TrackedCoverage {
         let next = self.next
         let recordStart = next.records.count, cellStart = next.cellBytes.count
         rasterizer.add(segments, fill: fill)
-        joins.reset(count: rows.count, to: RowJoin())
+        // Every row's entry is written as the recorder finishes the row (the last at `finish`
+        // below): not cleared first.
+        joins.reserve(rows.count)
+        joins.reclaim(upTo: rows.count)
         var sink = JoiningRecorder(rows: next, scale: scale, old: current, range: old, cuts: cuts.base, joins: joins.base,
                                    firstRow: rows.lowerBound)
         rasterizer.render(rule: rule, into: &sink)
