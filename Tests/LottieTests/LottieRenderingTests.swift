@@ -56,6 +56,27 @@ struct LottieRenderingTests {
         #expect(try render(data, frame: 10)[50, 50] == 0)
     }
 
+    /// A hold steps: a frame at its key time, early by float noise (as a tick's time is), shows
+    /// the new value exactly, never one a billionth short of it (which made an in point's
+    /// layer a group for that frame), and a frame before it the old one.
+    @Test func aHoldStepsAtItsKeyTimeWithoutFloatNoise() throws {
+        let data = composition(layers: ##"{"ty":1,"nm":"solid","ind":1,"ip":5,"op":10,"st":0,"sc":"#ff0000","sw":100,"sh":100,"ks":{}}"##)
+        let root = try LottieAnimation(json: data).makeLayer()
+        Transaction.flush()
+        func layers(_ layer: Layer) -> [Layer] { [layer] + layer.sublayers.flatMap(layers) }
+        let visibility = try #require(layers(root).first { $0.animation(forKey: "opacity") != nil })
+        func opacity(at frame: Double) -> Double? {
+            root.currentFrame = frame
+            return visibility.presentation()?.opacity
+        }
+        for early in [0, 1e-12, 1e-9, 1e-7, 1e-6] {
+            #expect(opacity(at: 5 - early) == 1, "in point, \(early) early")
+            #expect(opacity(at: 10 - early) == 0, "out point, \(early) early")
+        }
+        #expect(opacity(at: 4.999) == 0)
+        #expect(opacity(at: 9.999) == 1)
+    }
+
     @Test func parentsMoveButDoNotFadeTheirChildren() throws {
         let parent = #"{"ty":3,"nm":"null","ind":1,"ip":0,"op":20,"ks":{"p":{"a":0,"k":[30,0]},"o":{"a":0,"k":0}}}"#
         let child = #"{"ty":4,"nm":"child","ind":2,"parent":1,"ip":0,"op":20,"ks":{"p":{"a":0,"k":[20,50]}},"shapes":[{"ty":"rc","p":{"a":0,"k":[0,0]},"s":{"a":0,"k":[10,10]},"r":{"a":0,"k":0}},{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}"#

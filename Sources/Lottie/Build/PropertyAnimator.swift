@@ -7,10 +7,10 @@ import Raster
 ///
 /// A keyframed property becomes one `KeyframeAnimation` spanning its first to its last keyframe
 /// (filled both ways, so it holds its end values outside): key times at the keyframes, one
-/// cubic timing function per segment from the Bézier easing, hold keyframes as a jump just
-/// before the next key time. Properties that one timing function per segment cannot describe
-/// (per-dimension easing, curved motion paths) and computed values (paths, combined
-/// transforms) are sampled once per frame, linearly in between.
+/// cubic timing function per segment from the Bézier easing, hold keyframes as a step (two
+/// keys at one time) just before the next key time. Properties that one timing function per
+/// segment cannot describe (per-dimension easing, curved motion paths) and computed values
+/// (paths, combined transforms) are sampled once per frame, linearly in between.
 @MainActor
 struct PropertyAnimator {
     let timeline: Timeline
@@ -74,24 +74,32 @@ struct PropertyAnimator {
         let k = property.keyframes
         for frame in k.dropLast() where !frame.hold && (!frame.hasUniformEasing || frame.hasSpatialTangents) { return nil }
         guard let first = k.first?.time, let last = k.last?.time, last > first else { return nil }
-        try budget.spend(k.count * 2)
+        try budget.spend(k.count * 3)
         let length = last - first
-        // A hold jumps this far (as a fraction of the animation) before the next key time.
+        // A hold steps this far (as a fraction of the animation) before the next key time, so
+        // that a tick at the key time, early by float noise, shows the new value.
         let jump = min(1e-6, 0.01 / length)
         var values: [any Interpolatable] = []
         var times: [Double] = []
         var functions: [TimingFunction] = []
-        values.reserveCapacity(k.count * 2)
+        values.reserveCapacity(k.count * 3)
         for i in k.indices {
             let t = (k[i].time - first) / length
             if i > 0 {
                 let previous = k[i - 1]
                 if previous.hold || previous.endValue != nil {
-                    // Arrive at the held (or old-style end) value just before, then jump.
+                    // Arrive at the held (or old-style end) value just before, then step: two
+                    // keys at one time, which no tick lands between. A linear jump over the
+                    // millionth showed a tick landing in it, near the key time, as float noise
+                    // (an in point's opacity 1 - 1e-9, which made its layer a group that frame).
                     let arrival = previous.hold ? previous.value : previous.endValue!
-                    times.append(max(times.last ?? 0, t - jump))
+                    let step = max(times.last ?? 0, t - jump)
+                    times.append(step)
                     values.append(convert(arrival))
+                    times.append(step)
+                    values.append(convert(k[i].value))
                     functions.append(previous.hold ? .linear : previous.timingFunction(dimension: 0))
+                    functions.append(.linear)
                     functions.append(.linear)
                 } else {
                     functions.append(previous.timingFunction(dimension: 0))
