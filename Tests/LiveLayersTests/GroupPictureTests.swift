@@ -302,5 +302,43 @@ extension RuntimeSuites {
             #expect(frame.hasSamePixels(as: try fresh(root, at: t, width: 64, height: 64)), "frame \(i)")
         }
     }
+
+    /// Core Animation's opacity is a `Float`: a `Double` within half its step of 1 (1 - 1e-9,
+    /// float noise in an animated value) is 1 there. A layer at that opacity over sublayers is not
+    /// a group, keeps no picture, and draws the pixels of opacity 1 (a group composited at the
+    /// same 8-bit alpha rounds translucent sublayers differently), also as a replicator's instance.
+    @Test func anOpacityShortOfOneByFloatNoiseDrawsAsOpaque() throws {
+        func scene(opacity: Double, replicated: Bool) -> (root: Layer, layer: Layer) {
+            let root = square(Rect(x: 0, y: 0, width: 48, height: 48), Color(red: 0.2, green: 0.6, blue: 0.9, alpha: 1))
+            let layer = Layer()
+            layer.frame = Rect(x: 4, y: 4, width: 40, height: 40)
+            layer.opacity = opacity
+            layer.addSublayer(square(Rect(x: 0, y: 0, width: 28, height: 28), Color(red: 0.1, green: 0.3, blue: 0.1, alpha: 0.35)))
+            layer.addSublayer(square(Rect(x: 12, y: 12, width: 28, height: 28), Color(red: 0.1, green: 0.1, blue: 0.4, alpha: 0.35)))
+            if replicated {
+                let replicator = ReplicatorLayer()
+                replicator.frame = root.bounds
+                replicator.instanceCount = 1
+                replicator.addSublayer(layer)
+                root.addSublayer(replicator)
+            } else {
+                root.addSublayer(layer)
+            }
+            keptRoots.append(root)
+            return (root, layer)
+        }
+        for replicated in [false, true] {
+            let opaque = scene(opacity: 1, replicated: replicated)
+            let noisy = scene(opacity: 1 - 1e-9, replicated: replicated)
+            let renderer = LayerRenderer()
+            let frame = try Bitmap(width: 48, height: 48)
+            renderer.render(noisy.root, at: 0, into: frame)
+            if !replicated {
+                #expect(!noisy.layer.record(in: renderer).isGroup)
+                #expect(noisy.layer.record(in: renderer).picture == nil)
+            }
+            #expect(frame.hasSamePixels(as: try fresh(opaque.root, at: 0, width: 48, height: 48)), "replicated \(replicated)")
+        }
+    }
 }
 }

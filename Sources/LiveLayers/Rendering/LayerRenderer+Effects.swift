@@ -38,7 +38,17 @@ extension LayerRenderer {
     /// `shown` is the layer as shown this frame.
     static func drawsAsGroup(_ layer: Layer, shown: Layer) -> Bool {
         shown.state.effectsBox.value.compositingFilter != nil
-            || (shown.state.opacity < 1 && shown.state.effectsBox.value.allowsGroupOpacity && !layer.sublayerStorage.isEmpty)
+            || (drawnOpacity(shown.state.opacity) < 1 && shown.state.effectsBox.value.allowsGroupOpacity
+                && !layer.sublayerStorage.isEmpty)
+    }
+
+    /// A layer's own opacity as drawn: clamped to 0...1 (NaN is 0), and 1 from half a `Float`
+    /// step below it, as Core Animation's opacity (a `Float`) holds it. A value short of 1 by
+    /// float noise (1 - 1e-9) is opaque there, not a group composited at the same 8-bit alpha,
+    /// which rounds translucent sublayers differently and draws a first picture for the frame.
+    @inline(__always)
+    static func drawnOpacity(_ opacity: Double) -> Double {
+        opacity >= 1 - 0x1p-25 ? 1 : max(0, opacity)
     }
 
     /// Whether the layer casts a shadow (Core Animation clips it away with masksToBounds).

@@ -101,7 +101,7 @@ extension LayerRenderer {
         guard let copies = replicator.instanceCopies[ObjectIdentifier(layer)], index < copies.count else { return }
         let copy = copies[index]
         let state = copy.state
-        let opacity = parentOpacity * min(1, max(0, state.opacity))
+        let opacity = parentOpacity * Self.drawnOpacity(state.opacity)
         guard !state.isHidden, opacity > 0 else { return }
         let transform = copy.transformToSuperlayer.concatenating(parentTransform)
         context.saveGState()

@@ -209,7 +209,7 @@ public final class LayerRenderer {
         let isVisible = visible && !shown.state.isHidden
         record.isVisible = isVisible
         record.deviceTransform = shown.transformToSuperlayer.concatenating(parentTransform)
-        record.opacity = parentOpacity * min(1, max(0, shown.state.opacity))
+        record.opacity = parentOpacity * Self.drawnOpacity(shown.state.opacity)
         // A group's sublayers are drawn into its picture at their opacity relative to it.
         record.isGroup = isVisible && Self.drawsAsGroup(layer, shown: shown)
 
