@@ -22,6 +22,24 @@ import Testing
         }
     }
 
+    /// The merging arithmetic is the union's area, to the pixel: random rectangles (overlapping,
+    /// touching, far apart, one inside another) merge into the same rectangles as a reference
+    /// that forms each union and measures it.
+    @Test func mergesExactlyAsTheUnionsAreaSays() {
+        var random = SplitMix(seed: 9)
+        for _ in 0..<300 {
+            var region = DamageRegion()
+            var reference = ReferenceRegion()
+            for _ in 0..<Int(random.next() % 40 + 1) {
+                let r = IntRect(x: Int(random.next() % 1900) - 100, y: Int(random.next() % 1100) - 100,
+                                width: Int(random.next() % 90), height: Int(random.next() % 90))
+                region.add(r)
+                reference.add(r)
+                #expect(region.rects == reference.rects)
+            }
+        }
+    }
+
     /// More rectangles than the maximum, far apart: the two whose union adds fewest merge, and
     /// every rectangle is still covered.
     @Test func pastTheMaximumTheCheapestPairMerges() {
@@ -42,5 +60,52 @@ import Testing
     /// Whether `rects` (disjoint) cover every pixel of `band`.
     private func coveredByUnion(_ band: IntRect, _ rects: [IntRect]) -> Bool {
         rects.reduce(0) { $0 + $1.intersection(band).area } == band.area
+    }
+}
+
+/// ``DamageRegion``'s rules written with `IntRect`'s own union, intersection and area.
+private struct ReferenceRegion {
+    var rects: [IntRect] = []
+
+    mutating func add(_ rect: IntRect) {
+        guard !rect.isEmpty else { return }
+        insert(rect)
+    }
+
+    private mutating func insert(_ rect: IntRect) {
+        for other in rects where other.intersection(rect) == rect { return }
+        var r = rect
+        var merged = true
+        while merged {
+            merged = false
+            var i = 0
+            while i < rects.count {
+                let other = rects[i], union = r.union(other)
+                if !r.intersection(other).isEmpty || union.area - r.area - other.area <= DamageRegion.mergeWaste {
+                    r = union
+                    rects.swapAt(i, rects.count - 1)
+                    rects.removeLast()
+                    merged = true
+                } else {
+                    i += 1
+                }
+            }
+        }
+        rects.append(r)
+        while rects.count > DamageRegion.maximumCount {
+            var best = (i: 0, j: 1, waste: Int.max)
+            for i in 0..<rects.count {
+                for j in (i + 1)..<rects.count {
+                    let waste = rects[i].union(rects[j]).area - rects[i].area - rects[j].area
+                    if waste < best.waste { best = (i, j, waste) }
+                }
+            }
+            let union = rects[best.i].union(rects[best.j])
+            rects.swapAt(best.j, rects.count - 1)
+            rects.removeLast()
+            rects.swapAt(best.i, rects.count - 1)
+            rects.removeLast()
+            insert(union)
+        }
     }
 }
