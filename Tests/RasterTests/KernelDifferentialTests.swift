@@ -111,4 +111,32 @@ import Testing
             #expect(row.dropFirst().dropLast().allSatisfy { $0 == 0xFF3B_7FBF }, "count \(count)")
         }
     }
+
+    /// A clip mask narrowed by another (a rectangle clipped inside a matte): every pair of bytes,
+    /// at every length and start up to two registers, gives `PixelMath.mul`'s byte on both loops,
+    /// and the bytes past the row stay as they were.
+    @Test func maskTimesMaskIsTheProductOfEachPair() {
+        let all = (0..<65536).map { UInt8(truncatingIfNeeded: $0 >> 8) }, by = (0..<65536).map { UInt8(truncatingIfNeeded: $0) }
+        for avx2 in [false, true] where !avx2 || Kernels.hasAVX2 {
+            var values = all
+            values.withUnsafeMutableBufferPointer { v in
+                by.withUnsafeBufferPointer { PixelMath.mul(v.baseAddress!, by: $0.baseAddress!, count: 65536, avx2: avx2) }
+            }
+            let wrong = (0..<65536).filter { UInt32(values[$0]) != PixelMath.mul(UInt32(all[$0]), UInt32(by[$0])) }
+            #expect(wrong.isEmpty, "avx2 \(avx2): \(wrong.count) differ, first at \(wrong.first ?? 0)")
+            for start in 0..<16 {
+                for count in 0..<40 {
+                    var row = Array(all[1000..<1080])
+                    let m = Array(by[3000..<3080])
+                    row.withUnsafeMutableBufferPointer { r in
+                        m.withUnsafeBufferPointer { PixelMath.mul(r.baseAddress! + start, by: $0.baseAddress! + start, count: count, avx2: avx2) }
+                    }
+                    let expected = (0..<80).map { i in
+                        i >= start && i < start + count ? UInt8(PixelMath.mul(UInt32(all[1000 + i]), UInt32(m[i]))) : all[1000 + i]
+                    }
+                    #expect(row == expected, "avx2 \(avx2), start \(start), count \(count)")
+                }
+            }
+        }
+    }
 }

@@ -23,6 +23,18 @@ enum PixelMath {
         for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: mul(a, UInt32(coverage[i]))) }
     }
 
+    /// `values[i]` times `by[i] / 255`, rounded to nearest (`mul`'s bytes), in place.
+    @inline(__always)
+    static func mul(_ values: UnsafeMutablePointer<UInt8>, by m: UnsafePointer<UInt8>, count: Int, avx2: Bool) {
+        #if arch(x86_64)
+        if avx2 {
+            CLinux_mul_bytes_avx2(values, m, count)
+            return
+        }
+        #endif
+        for i in 0..<count { values[i] = UInt8(truncatingIfNeeded: mul(UInt32(values[i]), UInt32(m[i]))) }
+    }
+
     /// Every channel of `p` times `a / 255`, rounded to nearest (`a` in 0...255).
     ///
     /// Red and blue, then alpha and green, are done together in the halves of one `UInt32`:

@@ -337,9 +337,8 @@ public final class GraphicsContext {
         }
         let newMask = takeMask()
         let r = state.clipBounds.intersection(covered)
-        for y in r.y..<r.maxY {
-            let d = newMask.row(y), s = mask.row(y)
-            for x in r.x..<r.maxX { d[x] = s[x] }
+        if !r.isEmpty {
+            for y in r.y..<r.maxY { (newMask.row(y) + r.x).update(from: mask.row(y) + r.x, count: r.width) }
         }
         installClipMask(newMask, covered: r)
     }
@@ -454,9 +453,10 @@ public final class GraphicsContext {
         newMask.noteWritten(covered)
         if let old = state.clipMask {
             let r = covered.intersection(state.clipBounds)
-            for y in r.y..<r.maxY {
-                let d = newMask.row(y), s = old.row(y)
-                for x in r.x..<r.maxX { d[x] = UInt8(PixelMath.mul(UInt32(d[x]), UInt32(s[x]))) }
+            if !r.isEmpty {
+                for y in r.y..<r.maxY {
+                    PixelMath.mul(newMask.row(y) + r.x, by: old.row(y) + r.x, count: r.width, avx2: usesAVX2Kernels)
+                }
             }
         }
         if state.ownsClipMask, let old = state.clipMask, !stack.contains(where: { $0.clipMask === old }) {
