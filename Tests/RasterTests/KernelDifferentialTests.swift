@@ -139,4 +139,23 @@ import Testing
             }
         }
     }
+
+    /// A picture's alpha into a clip mask: every start and length up to three registers of
+    /// random pixels gives each pixel's top byte on both loops, the bytes past the row untouched.
+    @Test func alphaBytesAreEachPixelsTopByte() {
+        var rng = SplitMix64(seed: 0xA1FA)
+        let pixels = (0..<120).map { _ in Self.pixel(&rng) }
+        for avx2 in [false, true] where !avx2 || Kernels.hasAVX2 {
+            for start in 0..<8 {
+                for count in 0..<100 {
+                    var out = [UInt8](repeating: 0x5A, count: 120)
+                    pixels.withUnsafeBufferPointer { p in
+                        out.withUnsafeMutableBufferPointer { PixelMath.alphas(of: p.baseAddress! + start, count: count, into: $0.baseAddress! + start, avx2: avx2) }
+                    }
+                    let expected = (0..<120).map { i in i >= start && i < start + count ? UInt8(pixels[i] >> 24) : 0x5A }
+                    #expect(out == expected, "avx2 \(avx2), start \(start), count \(count)")
+                }
+            }
+        }
+    }
 }

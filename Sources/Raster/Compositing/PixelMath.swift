@@ -35,6 +35,18 @@ enum PixelMath {
         for i in 0..<count { values[i] = UInt8(truncatingIfNeeded: mul(UInt32(values[i]), UInt32(m[i]))) }
     }
 
+    /// The alpha bytes of `count` pixels into `out`.
+    @inline(__always)
+    static func alphas(of pixels: UnsafePointer<UInt32>, count: Int, into out: UnsafeMutablePointer<UInt8>, avx2: Bool) {
+        #if arch(x86_64)
+        if avx2 {
+            CLinux_alpha_bytes_avx2(out, pixels, count)
+            return
+        }
+        #endif
+        for i in 0..<count { out[i] = UInt8(truncatingIfNeeded: pixels[i] >> 24) }
+    }
+
     /// Every channel of `p` times `a / 255`, rounded to nearest (`a` in 0...255).
     ///
     /// Red and blue, then alpha and green, are done together in the halves of one `UInt32`:

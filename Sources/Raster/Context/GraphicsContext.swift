@@ -448,7 +448,7 @@ public final class GraphicsContext {
         let newMask = takeMask()
         rasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         rasterizer.add(rectPath(rect), transform: state.ctm)
-        var sink = AlphaWriter(mask: newMask, shader: shader, scratch: sourceRow.base)
+        var sink = AlphaWriter(mask: newMask, shader: shader, scratch: sourceRow.base, avx2: usesAVX2Kernels)
         rasterizer.render(rule: .winding, into: &sink)
         installClipMask(newMask, covered: sink.covered)
     }
@@ -628,13 +628,14 @@ struct AlphaWriter: CoverageSink {
     let mask: AlphaMask
     let shader: Shader
     let scratch: UnsafeMutablePointer<UInt32>
+    let avx2: Bool
     var covered = IntRect(x: 0, y: 0, width: 0, height: 0)
 
     mutating func span(y: Int, x: Int, count: Int, coverage: UInt8) {
         let src = shader.row(x: x, y: y, count: count, scratch: scratch)
         let d = mask.row(y) + x
         if coverage == 255 {
-            for i in 0..<count { d[i] = UInt8(truncatingIfNeeded: src[i] >> 24) }
+            PixelMath.alphas(of: src, count: count, into: d, avx2: avx2)
         } else {
             for i in 0..<count { d[i] = UInt8(PixelMath.mul(src[i] >> 24, UInt32(coverage))) }
         }
