@@ -118,20 +118,53 @@ extension Layer {
     // MARK: Time
 
     /// This layer's local time for an absolute media time, through every ancestor's timing.
+    ///
+    /// A model layer keeps its last answer until the media time or the timing epoch changes
+    /// (every change of a layer's timing, superlayer or mask owner starts a new epoch); the
+    /// same arithmetic, so the same bits. A presentation copy's timing changes start no epoch:
+    /// it always works its time out.
     func localTime(fromMediaTime t: Double) -> Double {
+        guard !isPresentationCopy else {
+            let parentTime = (superlayerStorage ?? maskOwner)?.localTime(fromMediaTime: t) ?? t
+            return hasIdentityTiming ? parentTime : timing.localTime(parentTime: parentTime)
+        }
+        let epoch = LayerRuntime.shared.timingEpoch
+        let cache = localTimeCache
+        if cache.epoch == epoch && cache.mediaTime == t.bitPattern { return cache.localTime }
         let parentTime = (superlayerStorage ?? maskOwner)?.localTime(fromMediaTime: t) ?? t
-        return hasIdentityTiming ? parentTime : timing.localTime(parentTime: parentTime)
+        let local = hasIdentityTiming ? parentTime : timing.localTime(parentTime: parentTime)
+        localTimeCache = (epoch, t.bitPattern, local)
+        return local
+    }
+
+    /// Whether this layer or an ancestor has speed 0 (its time never moves with media time).
+    var isInPausedTimeline: Bool {
+        guard !isPresentationCopy else {
+            return speed == 0 || (superlayerStorage ?? maskOwner)?.isInPausedTimeline == true
+        }
+        let epoch = LayerRuntime.shared.timingEpoch
+        if pausedCache.epoch == epoch { return pausedCache.isPaused }
+        let paused = speed == 0 || (superlayerStorage ?? maskOwner)?.isInPausedTimeline == true
+        pausedCache = (epoch, paused)
+        return paused
     }
 
     /// The absolute media time at which this layer's local time is `t` (`.infinity` if a
     /// paused ancestor never gets there).
     func mediaTime(fromLocalTime t: Double) -> Double {
+        // Whatever the layers below it make of `t`, a paused one answers `.infinity`: known
+        // without the walk (a Lottie root is paused, and its layers ask at each frame).
+        if isInPausedTimeline { return .infinity }
+        return mediaTimeWalk(fromLocalTime: t)
+    }
+
+    private func mediaTimeWalk(fromLocalTime t: Double) -> Double {
         var parentTime = t
         if !(beginTime == 0 && speed == 1 && timeOffset == 0) {
             guard speed != 0 else { return .infinity }
             parentTime = (t - timeOffset) / speed + beginTime
         }
-        return (superlayerStorage ?? maskOwner)?.mediaTime(fromLocalTime: parentTime) ?? parentTime
+        return (superlayerStorage ?? maskOwner)?.mediaTimeWalk(fromLocalTime: parentTime) ?? parentTime
     }
 
     /// Converts a time from `layer`'s time space (absolute media time when `nil`) to this

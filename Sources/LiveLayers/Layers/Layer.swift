@@ -57,6 +57,13 @@ open class Layer {
     /// presentation refresh runs (see `animationsChanged`).
     var animationSlots: ContiguousArray<AnimationSlot> = []
     var presentationStamp = (time: Double.nan, version: -1, epoch: -1)
+    /// The last `localTime(fromMediaTime:)`: its timing epoch, media time (bit pattern, so that
+    /// -0 and NaN are told apart) and answer. Every layer under a Lottie root asks it at each
+    /// frame (the root's time offset moves), each through all its ancestors: with the answer
+    /// kept, each ancestor works it out once a frame.
+    var localTimeCache = (epoch: -1, mediaTime: UInt64(0), localTime: 0.0)
+    /// Whether this layer or an ancestor has speed 0, at the timing epoch `pausedCache.epoch`.
+    var pausedCache = (epoch: -1, isPaused: false)
     /// The copy's `modelVersion` at its last full refresh (a write to the copy itself bumps
     /// it), and the state fields the committed animations write into the copy, found then
     /// (nil: some animation writes something else).
@@ -117,6 +124,8 @@ open class Layer {
 
     isolated deinit {
         if !isPresentationCopy, !attachedAnimations.isEmpty || isWatched { LayerRuntime.shared.unwatch(self) }
+        // The layers it leaves without a superlayer or owner keep time differently now.
+        if !isPresentationCopy, !sublayerStorage.isEmpty || maskStorage != nil { LayerRuntime.shared.timingEpoch &+= 1 }
         for sublayer in sublayerStorage where sublayer.superlayerStorage === self {
             sublayer.superlayerStorage = nil
             sublayer.presentationCopy?.superlayerStorage = nil
