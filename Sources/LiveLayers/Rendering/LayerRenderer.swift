@@ -398,15 +398,11 @@ public final class LayerRenderer {
 
     /// Folds the mask subtree's signatures into `hasher`.
     func subtreeSignature(of layer: Layer, into hasher: inout Hasher) {
-        let s = layer.record(in: self).signature
-        hasher.combine(s.contentVersion)
-        hasher.combine(s.contentsSerial)
-        hasher.combine(s.opacity)
-        hasher.combine(s.deviceTransform)
-        hasher.combine(s.bounds)
+        let record = layer.record(in: self)
+        record.combineMaskFields(into: &hasher)
         for sublayer in layer.sublayerStorage { subtreeSignature(of: sublayer, into: &hasher) }
         if let mask = layer.maskStorage {
-            hasher.combine(s.effects.maskMode)
+            hasher.combine(record.signature.effectsBox.value.maskMode)
             subtreeSignature(of: mask, into: &hasher)
         }
     }

@@ -226,6 +226,17 @@ final class RenderRecord {
             && (signature.effectsBox === b.effectsBox || signature.effectsBox.value == b.effectsBox.value)
     }
 
+    /// Folds what a mask layer's owner draws differently for into `hasher`: field by field from
+    /// the stored signature, as `hasSignature(equalTo:)` (a copy of it read about 200 bytes and
+    /// retained and released its effects box, for each layer of a mask's subtree every frame).
+    func combineMaskFields(into hasher: inout Hasher) {
+        hasher.combine(signature.contentVersion)
+        hasher.combine(signature.contentsSerial)
+        hasher.combine(signature.opacity)
+        hasher.combine(signature.deviceTransform)
+        hasher.combine(signature.bounds)
+    }
+
     /// The pixel size of a backing store for `bounds`, or nil when it would be empty or too big.
     static func storeRect(for bounds: Rect) -> IntRect? {
         let w = bounds.width.rounded(.up), h = bounds.height.rounded(.up)
