@@ -140,6 +140,58 @@ extension RuntimeSuites {
         }
     }
 
+    /// A mask's sublayers under a hidden layer or one at zero opacity are not prepared, and
+    /// their signatures are left out of the mask's: hiding, moving and showing them again must
+    /// still redraw what the mask covers.
+    @Test(arguments: [MaskMode.alpha, .luminance, .invertedAlpha])
+    func aMaskSubtreeHiddenMovedAndShownAgainRedrawsWhatItMasks(mode: MaskMode) throws {
+        freshRuntime()
+        let r = root(96, 96)
+        let content = square(Rect(x: 0, y: 0, width: 90, height: 90), .red)
+        content.addSublayer(square(Rect(x: 10, y: 40, width: 30, height: 30), .blue))
+        let mask = Layer()
+        mask.frame = content.bounds
+        let container = Layer()    // zero bounds, as a Lottie precomposition's
+        container.anchorPoint = .zero
+        let a = square(Rect(x: 4, y: 4, width: 30, height: 20), .black)
+        let b = square(Rect(x: 40, y: 30, width: 30, height: 40), Color(white: 0, alpha: 0.5))
+        container.addSublayer(a)
+        container.addSublayer(b)
+        mask.addSublayer(container)
+        content.mask = mask
+        content.maskMode = mode
+        r.addSublayer(content)
+        let tracked = try Bitmap(width: 96, height: 96)
+        let full = try Bitmap(width: 96, height: 96)
+        let damaged = LayerRenderer()
+        let everything = LayerRenderer()
+        everything.isDamageTrackingEnabled = false
+        let steps: [(String, () -> Void)] = [
+            ("shown", {}),
+            ("hidden", { container.isHidden = true }),
+            ("moved while hidden", { a.position = Point(x: 60, y: 70); b.opacity = 0.25 }),
+            ("shown again", { container.isHidden = false }),
+            ("zero opacity", { container.opacity = 0 }),
+            ("moved at zero opacity", { b.position = Point(x: 30, y: 60) }),
+            ("opaque again", { container.opacity = 1 }),
+            ("a hidden leaf", { a.isHidden = true }),
+            ("recoloured", { b.backgroundColor = .white }),
+            ("hidden again", { container.isHidden = true }),
+            ("shown once more", { container.isHidden = false }),
+        ]
+        for (i, (name, change)) in steps.enumerated() {
+            Transaction.begin()
+            Transaction.disableActions = true
+            change()
+            Transaction.commit()
+            let t = Double(i) / 10
+            damaged.render(r, at: t, into: tracked)
+            everything.render(r, at: t, into: full)
+            let diff = difference(tracked, full, tolerance: 0)
+            #expect(diff?.differingPixels == 0, "\(mode) \(name): \(diff?.differingPixels ?? -1) pixels differ")
+        }
+    }
+
     @Test func pixelsTheRootDoesNotCoverOpaquelyAreCleared() throws {
         freshRuntime()
         // The root's opaque background replaces clearing only where it covers whole pixels.

@@ -305,6 +305,7 @@ public final class LayerRenderer {
         // instances are keyed on its sublayers' records, so its subtree is always prepared.
         let isReplicator = layer is ReplicatorLayer
         let preparesSublayers = isVisible && record.opacity > 0 || isReplicator
+        record.preparedSublayers = preparesSublayers
         for sublayer in layer.sublayerStorage where preparesSublayers {
             prepare(sublayer, parentTransform: sublayerTransform, parentOpacity: record.isGroup ? 1 : record.opacity,
                     clipKey: childClipKey, visible: isVisible, time: time)
@@ -400,7 +401,15 @@ public final class LayerRenderer {
     func subtreeSignature(of layer: Layer, into hasher: inout Hasher) {
         let record = layer.record(in: self)
         record.combineMaskFields(into: &hasher)
-        for sublayer in layer.sublayerStorage { subtreeSignature(of: sublayer, into: &hasher) }
+        // Sublayers not prepared this frame draw nothing into the mask, and their records still
+        // hold the last signatures they were prepared with (Lottie layers outside their in and
+        // out points, most of a long composition's): they are left out. Left out or folded in,
+        // the words hashed differ, so the key changes when they start or stop drawing. Only
+        // layers prepared this frame are reached: a mask always is, a sublayer when its
+        // superlayer prepared the sublayers.
+        if record.preparedSublayers {
+            for sublayer in layer.sublayerStorage { subtreeSignature(of: sublayer, into: &hasher) }
+        }
         if let mask = layer.maskStorage {
             hasher.combine(record.signature.effectsBox.value.maskMode)
             subtreeSignature(of: mask, into: &hasher)

@@ -117,6 +117,9 @@ final class RenderRecord {
     /// contents, drawing or direct content. Drawing such a layer reads this record and not the
     /// shown layer, whose state lies on lines of their own (10,000 leaves, each a miss).
     var paintsOnlyFill = false
+    /// Whether the sublayers were prepared this frame (not under a hidden layer or one at zero
+    /// opacity, or the layer is a replicator).
+    var preparedSublayers = false
     var opacity = 1.0
     /// The layer's and its visible descendants' pixels, for skipping subtrees outside damage
     /// (drawing and the occlusion search ask it first, of every layer, for each damaged rectangle).
