@@ -110,11 +110,6 @@ extension RuntimeSuites {
         parent.addSublayer(a)
         parent.addSublayer(b)
         r.addSublayer(parent)
-        let tracked = try Bitmap(width: 96, height: 96)
-        let full = try Bitmap(width: 96, height: 96)
-        let damaged = LayerRenderer()
-        let everything = LayerRenderer()
-        everything.isDamageTrackingEnabled = false
         let steps: [(String, () -> Void)] = [
             ("shown", {}),
             ("hidden", { parent.isHidden = true }),
@@ -127,17 +122,7 @@ extension RuntimeSuites {
             ("half", { parent.opacity = 0.5 }),
             ("a hidden leaf", { a.isHidden = true }),
         ]
-        for (i, (name, change)) in steps.enumerated() {
-            Transaction.begin()
-            Transaction.disableActions = true
-            change()
-            Transaction.commit()
-            let t = Double(i) / 10
-            damaged.render(r, at: t, into: tracked)
-            everything.render(r, at: t, into: full)
-            let diff = difference(tracked, full, tolerance: 0)
-            #expect(diff?.differingPixels == 0, "\(name): \(diff?.differingPixels ?? -1) pixels differ")
-        }
+        try expectDamagedFramesMatchFullRedraws(of: r, through: steps)
     }
 
     /// A mask's sublayers under a hidden layer or one at zero opacity are not prepared, and
@@ -161,11 +146,6 @@ extension RuntimeSuites {
         content.mask = mask
         content.maskMode = mode
         r.addSublayer(content)
-        let tracked = try Bitmap(width: 96, height: 96)
-        let full = try Bitmap(width: 96, height: 96)
-        let damaged = LayerRenderer()
-        let everything = LayerRenderer()
-        everything.isDamageTrackingEnabled = false
         let steps: [(String, () -> Void)] = [
             ("shown", {}),
             ("hidden", { container.isHidden = true }),
@@ -179,6 +159,18 @@ extension RuntimeSuites {
             ("hidden again", { container.isHidden = true }),
             ("shown once more", { container.isHidden = false }),
         ]
+        try expectDamagedFramesMatchFullRedraws(of: r, through: steps, label: "\(mode) ")
+    }
+
+    /// Applies each step without actions and renders a frame after it, damage-tracked and whole:
+    /// every frame must match to the bit.
+    private func expectDamagedFramesMatchFullRedraws(of r: Layer, through steps: [(String, () -> Void)],
+                                                     label: String = "") throws {
+        let tracked = try Bitmap(width: Int(r.bounds.width), height: Int(r.bounds.height))
+        let full = try Bitmap(width: tracked.width, height: tracked.height)
+        let damaged = LayerRenderer()
+        let everything = LayerRenderer()
+        everything.isDamageTrackingEnabled = false
         for (i, (name, change)) in steps.enumerated() {
             Transaction.begin()
             Transaction.disableActions = true
@@ -188,7 +180,7 @@ extension RuntimeSuites {
             damaged.render(r, at: t, into: tracked)
             everything.render(r, at: t, into: full)
             let diff = difference(tracked, full, tolerance: 0)
-            #expect(diff?.differingPixels == 0, "\(mode) \(name): \(diff?.differingPixels ?? -1) pixels differ")
+            #expect(diff?.differingPixels == 0, "\(label)\(name): \(diff?.differingPixels ?? -1) pixels differ")
         }
     }
 
