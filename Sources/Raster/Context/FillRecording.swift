@@ -93,6 +93,7 @@ extension GraphicsContext {
     /// Replays `recording`'s fills mapped by `transform`, clipped to `clip` (device pixels), with
     /// the current global alpha, blend mode and clip.
     package func replay(_ recording: FillRecording, transform: Transform, clip: IntRect) {
+        applyPendingClip()
         let saved = state.clipBounds
         state.clipBounds = saved.intersection(clip)
         defer { state.clipBounds = saved }

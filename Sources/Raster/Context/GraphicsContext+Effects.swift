@@ -10,6 +10,7 @@ extension GraphicsContext {
     public func composite(_ image: Bitmap, origin: (x: Int, y: Int) = (0, 0), region: IntRect, alpha: Double,
                           blend: BlendFunction = .normal) {
         if refusedByRecording() { return }
+        applyPendingClip()
         flushPendingFill()
         let placed = IntRect(x: origin.x, y: origin.y, width: image.width, height: image.height)
         let r = region.intersection(state.clipBounds).intersection(bitmap.bounds).intersection(placed)
@@ -64,6 +65,7 @@ extension GraphicsContext {
     /// drawn there now never shows.
     public func drawShadow(_ blur: AlphaBlur, color: Color, dx: Int, dy: Int, hidden: IntRect = .zero) {
         if refusedByRecording() { return }
+        applyPendingClip()
         flushPendingFill()
         let b = blur.bounds
         let placed = IntRect(x: b.x + dx, y: b.y + dy, width: b.width, height: b.height)

@@ -24,7 +24,7 @@ extension GraphicsContext {
     /// context defers such fills and the state allows it; false means draw it now.
     func deferOpaqueFill(_ rect: IntRect, pixel: UInt32) -> Bool {
         guard defersOpaqueFills, !stack.isEmpty, pixel >> 24 == 255, compositingAlpha == 255,
-              state.clipMask == nil, state.blendMode == .normal, !rect.isEmpty else { return false }
+              state.clipMask == nil, state.rectClip?.isRasterized ?? true, state.blendMode == .normal, !rect.isEmpty else { return false }
         // A fill hidden under the new one never shows: drop it instead of writing it.
         if let old = pendingFill, !(rect.contains(old.rect)) { writePendingFill(old.rect) }
         pendingFill = PendingFill(rect: rect, pixel: pixel, depth: stack.count)

@@ -22,6 +22,7 @@ extension GraphicsContext {
         let ay = rect.origin.y * t.d + t.ty, by = (rect.origin.y + rect.size.height) * t.d + t.ty
         let limit = Self.analyticLimit
         guard abs(ax) < limit, abs(bx) < limit, abs(ay) < limit, abs(by) < limit else { return false }
+        applyPendingClip()
         guard state.alpha > 0 || state.blendMode != .normal else { return true }
         // Clipping to the integer clip bounds changes no pixel inside them.
         let clip = state.clipBounds

@@ -29,6 +29,7 @@ extension GraphicsContext {
         let ix = (deviceX(inner.minX), deviceX(inner.maxX)), iy = (deviceY(inner.minY), deviceY(inner.maxY))
         // The outer edges bound the inner ones, so checking them checks all (NaN fails too).
         guard abs(ox.0) < 1e9, abs(ox.1) < 1e9, abs(oy.0) < 1e9, abs(oy.1) < 1e9 else { return false }
+        applyPendingClip()
         guard state.alpha > 0 || state.blendMode != .normal else { return true }
         let clip = state.clipBounds
         func clipped(_ a: Double, _ b: Double, _ lo: Int, _ hi: Int) -> RectCoverage {

@@ -13,6 +13,7 @@ extension GraphicsContext {
     /// both extend options). Clip to a shape first to fill only the shape.
     public func drawShading(_ shading: Shading) {
         if refusedByRecording() { return }
+        applyPendingClip()
         flushPendingFill()
         let region = state.clipBounds.intersection(bitmap.bounds)
         guard !region.isEmpty, let inverse = state.ctm.inverted() else { return }

@@ -40,6 +40,17 @@ extension GraphicsContext {
             return
         }
         let outline = strokeOutline(of: path, strokeStart: strokeStart, strokeEnd: strokeEnd)
+        if state.rectClip != nil {
+            withRectClipSettled(for: path, and: outline, transform: state.ctm) { fillAndStroke(path, outline: outline, rule: rule) }
+            return
+        }
+        fillAndStroke(path, outline: outline, rule: rule)
+    }
+
+    /// ``fillAndStroke(_:rule:strokeFrom:to:)`` with the stroke's outline made and the clip settled.
+    private func fillAndStroke(_ path: Path, outline: Path, rule: FillRule) {
+        // A rectangle clip rasterized just now may have emptied the clip.
+        guard !state.clipBounds.isEmpty else { return }
         rasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         rasterizer.add(path, transform: state.ctm)
         strokeRasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)

@@ -13,6 +13,7 @@ extension GraphicsContext {
     /// (``TextLayout/Glyph/hasStyleColor``): text whose colour animates keeps its layout.
     public func draw(_ layout: TextLayout, at origin: Point, styleColor: Color? = nil) {
         if refusedByRecording() { return }
+        applyPendingClip()
         guard !layout.glyphs.isEmpty, !state.clipBounds.isEmpty, state.alpha > 0 else { return }
         let t = state.ctm
         if t.a == 1, t.b == 0, t.c == 0, t.d == 1, abs(t.tx) < 1e9, abs(t.ty) < 1e9 {

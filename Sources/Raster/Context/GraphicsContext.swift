@@ -47,6 +47,9 @@ public final class GraphicsContext {
     /// A device path mapped back to user space for stroking.
     var strokeSource = Path()
     private var rectScratch = Path()
+    /// A pending rectangle clip's path: it is rasterized inside a fill that may still hold
+    /// `rectScratch` (`fill(_: Rect)`), where reusing that buffer would copy it.
+    private var clipRectScratch = Path()
     /// An opaque fill held back until what is drawn over it (GraphicsContext+PendingFill).
     var pendingFill: PendingFill?
 
@@ -291,6 +294,7 @@ public final class GraphicsContext {
     /// Intersects the clip with the current path's interior under `rule`, then discards the path.
     public func clip(using rule: FillRule = .winding) {
         if refusedByRecording() { path.removeAll(); return }
+        settleRectClip()
         clipToPath(path, transform: .identity, rule: rule)
         path.removeAll()
     }
@@ -298,17 +302,147 @@ public final class GraphicsContext {
     /// Intersects the clip with `rect` (user space).
     public func clip(to rect: Rect) {
         if refusedByRecording() { return }
+        // A rectangle inside the pending one (a layer's bounds inside its parent's) leaves it
+        // nothing to clip: where the new mask is not zero, the pending one would be 255.
+        if let p = state.rectClip, !p.isRasterized, alignedDeviceRect(rect) == nil,
+           let inner = Self.deviceBounds(of: rectPath(rect), transform: state.ctm),
+           Self.rect(p.rect, under: p.ctm, holds: inner.intersection(state.clipBounds)) {
+            state.rectClip = nil
+        }
+        settleRectClip()
         if let pixels = alignedDeviceRect(rect) {
             state.clipBounds = state.clipBounds.intersection(pixels)
             return
         }
-        clipToPath(rectPath(rect), transform: state.ctm, rule: .winding)
+        // A rectangle around the whole clip changes nothing; another is rasterized only when a
+        // drawing reaches past its inside (a layer's bounds clip the content they hold).
+        if Self.rect(rect, under: state.ctm, holds: state.clipBounds) { return }
+        // The clip under the rectangle stays as it is while this state lives when it is no mask,
+        // a borrowed one, or one a saved state holds; fills inside the rectangle keep using it
+        // once the rectangle is rasterized for others.
+        let outer = state.clipMask
+        let outerStays = outer == nil || !state.ownsClipMask || stack.contains(where: { $0.clipMask === outer })
+        state.rectClip = RectClip(rect: rect, ctm: state.ctm, depth: stack.count, isRasterized: false,
+                                  outerBounds: state.clipBounds, outerMask: outerStays ? outer : nil, outerStays: outerStays)
+    }
+
+    /// Rasterizes a pending rectangle clip into the clip mask.
+    @inline(__always)
+    func applyPendingClip() {
+        guard let p = state.rectClip, !p.isRasterized else { return }
+        rasterizeRectClip(p)
+    }
+
+    /// Rasterizes a pending rectangle clip and forgets the rectangle (before another clip).
+    @inline(__always)
+    func settleRectClip() {
+        applyPendingClip()
+        state.rectClip = nil
+    }
+
+    private func rasterizeRectClip(_ p: RectClip) {
+        let old = state.clipMask, ownedOld = state.ownsClipMask
+        var done = p
+        done.isRasterized = true
+        let kept: RectClip? = p.outerStays ? done : nil
+        state.rectClip = nil
+        clipRectScratch.removeAll()
+        clipRectScratch.addRect(p.rect)
+        clipToPath(clipRectScratch, transform: p.ctm, rule: .winding)
+        state.rectClip = kept
+        guard p.depth < stack.count else { return }
+        // The states saved since the clip was made hold it pending, with the same clip under it
+        // (any other clip would have rasterized it first): they take the mask, which the next
+        // sublayer drawn after a restore would otherwise rasterize again.
+        for i in p.depth..<stack.count where stack[i].rectClip != nil {
+            stack[i].rectClip = kept
+            stack[i].clipMask = state.clipMask
+            stack[i].clipBounds = state.clipBounds
+            stack[i].ownsClipMask = true
+        }
+        if ownedOld, let old, !stack.contains(where: { $0.clipMask === old }) { maskPool.append(old) }
+    }
+
+    /// Whether every pixel a fill of `path` mapped by `transform` can touch inside the clip under
+    /// the rectangle clip lies inside the rectangle, where the rectangle's mask is 255.
+    func rectClipHolds(_ path: Path, transform: Transform) -> Bool {
+        guard let p = state.rectClip, let bounds = Self.deviceBounds(of: path, transform: transform) else { return false }
+        return Self.rect(p.rect, under: p.ctm, holds: bounds.intersection(p.outerBounds))
+    }
+
+    /// Runs `draw` with the clip under the rectangle clip when the rectangle holds all of
+    /// `path` (and `other`), else with the rectangle rasterized into the clip. Before the
+    /// fill's rasterization: the rectangle is rasterized with the same rasterizer.
+    @inline(__always)
+    func withRectClipSettled(for path: Path, and other: Path? = nil, transform: Transform, _ draw: () -> Void) {
+        guard let p = state.rectClip else { return draw() }
+        guard rectClipHolds(path, transform: transform), other.map({ rectClipHolds($0, transform: transform) }) ?? true else {
+            applyPendingClip()
+            return draw()
+        }
+        // Not rasterized yet, the clip in effect is the clip under the rectangle.
+        guard p.isRasterized else { return draw() }
+        let saved = (state.clipBounds, state.clipMask)
+        state.clipBounds = p.outerBounds
+        state.clipMask = p.outerMask
+        draw()
+        state.clipBounds = saved.0
+        state.clipMask = saved.1
+    }
+
+    /// The pixels holding `path`'s points and control points mapped by `transform` (a curve lies
+    /// inside its control points' hull, and so do its flattened points); nil for a path that does
+    /// not start with a move or lies far outside any bitmap.
+    static func deviceBounds(of path: Path, transform t: Transform) -> IntRect? {
+        guard case .move = path.elements.first else { return path.elements.isEmpty ? IntRect(x: 0, y: 0, width: 0, height: 0) : nil }
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        @inline(__always) func add(_ p: Point) {
+            let q = p.applying(t)
+            x0 = min(x0, q.x); y0 = min(y0, q.y); x1 = max(x1, q.x); y1 = max(y1, q.y)
+        }
+        for element in path.elements {
+            switch element {
+            case let .move(p), let .line(p): add(p)
+            case let .quadCurve(p, c): add(p); add(c)
+            case let .curve(p, c1, c2): add(p); add(c1); add(c2)
+            case .closeSubpath: break
+            }
+        }
+        // Also false for NaN.
+        guard x0 > -1e9, y0 > -1e9, x1 < 1e9, y1 < 1e9 else { return nil }
+        let left = x0.rounded(.down), top = y0.rounded(.down)
+        return IntRect(x: Int(left), y: Int(top), width: Int(x1.rounded(.up) - left) + 1, height: Int(y1.rounded(.up) - top) + 1)
+    }
+
+    /// Whether every pixel of `pixels` lies inside `rect` mapped by `t`, at least 1/16 px from
+    /// its sides. The rasterizer gives such a pixel coverage 255: no edge crosses it, and the
+    /// edges left of it add up to a winding of 1 but for float rounding (far below the 1/510 that
+    /// would round to 254). The margin is far above the rounding of the corners to float.
+    static func rect(_ rect: Rect, under t: Transform, holds pixels: IntRect) -> Bool {
+        if pixels.isEmpty { return true }
+        let r = rect.standardized
+        let det = t.a * t.d - t.b * t.c
+        guard r.width > 0, r.height > 0, det != 0 else { return false }
+        let orientation: Double = det > 0 ? 1 : -1
+        let corners = (Point(x: r.minX, y: r.minY).applying(t), Point(x: r.maxX, y: r.minY).applying(t),
+                       Point(x: r.maxX, y: r.maxY).applying(t), Point(x: r.minX, y: r.maxY).applying(t))
+        let px0 = Double(pixels.x), py0 = Double(pixels.y), px1 = Double(pixels.maxX), py1 = Double(pixels.maxY)
+        @inline(__always) func inside(_ a: Point, _ b: Point) -> Bool {
+            let ex = b.x - a.x, ey = b.y - a.y
+            let margin = (ex * ex + ey * ey).squareRoot() / 16
+            // The pixel rectangle's corners on the inner side of the edge a -> b (false for NaN).
+            @inline(__always) func holds(_ x: Double, _ y: Double) -> Bool { (ex * (y - a.y) - ey * (x - a.x)) * orientation >= margin }
+            return margin > 0 && holds(px0, py0) && holds(px1, py0) && holds(px0, py1) && holds(px1, py1)
+        }
+        return inside(corners.0, corners.1) && inside(corners.1, corners.2) && inside(corners.2, corners.3)
+            && inside(corners.3, corners.0)
     }
 
     /// Intersects the clip with the alpha of `mask` stretched over `rect` (user space): the mask's
     /// alpha multiplies everything drawn afterwards, and outside `rect` nothing is drawn.
     public func clip(toMask mask: Bitmap, in rect: Rect) {
         if refusedByRecording() { return }
+        settleRectClip()
         let r = rect.standardized
         guard r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite else {
             state.clipBounds = IntRect(x: 0, y: 0, width: 0, height: 0)
@@ -328,6 +462,7 @@ public final class GraphicsContext {
     /// bitmap's. The mask is used, not copied: keep it unchanged while this clip is in effect.
     public func clip(toMask mask: AlphaMask) {
         if refusedByRecording() { return }
+        settleRectClip()
         let covered = mask.coveredBounds
         if state.clipMask == nil {
             state.clipMask = mask
@@ -353,6 +488,15 @@ public final class GraphicsContext {
     /// Rasterizes `path` mapped by `transform` and composites `paint` through its coverage.
     func fill(_ path: Path, transform: Transform, rule: FillRule, paint: Paint) {
         if recordFill(path, transform: transform, rule: rule, paint: paint) { return }
+        if state.rectClip != nil {
+            withRectClipSettled(for: path, transform: transform) { fillClipped(path, transform: transform, rule: rule, paint: paint) }
+            return
+        }
+        fillClipped(path, transform: transform, rule: rule, paint: paint)
+    }
+
+    /// ``fill(_:transform:rule:paint:)`` with the clip settled.
+    private func fillClipped(_ path: Path, transform: Transform, rule: FillRule, paint: Paint) {
         guard !state.clipBounds.isEmpty, state.alpha > 0 || state.blendMode != .normal else { return }
         rasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         rasterizer.add(path, transform: transform)
@@ -369,6 +513,14 @@ public final class GraphicsContext {
 
     /// Fills `path` mapped by `transform` with one premultiplied colour (a replayed fill).
     func fillSolid(_ path: Path, transform: Transform, rule: FillRule, pixel: UInt32) {
+        if state.rectClip != nil {
+            withRectClipSettled(for: path, transform: transform) { fillSolidClipped(path, transform: transform, rule: rule, pixel: pixel) }
+            return
+        }
+        fillSolidClipped(path, transform: transform, rule: rule, pixel: pixel)
+    }
+
+    private func fillSolidClipped(_ path: Path, transform: Transform, rule: FillRule, pixel: UInt32) {
         guard !state.clipBounds.isEmpty, state.alpha > 0 || state.blendMode != .normal else { return }
         rasterizer.begin(clip: state.clipBounds, targetWidth: bitmap.width)
         rasterizer.add(path, transform: transform)
@@ -417,6 +569,7 @@ public final class GraphicsContext {
     /// is not pixel-aligned under the CTM.
     private func fillAlignedRect(_ rect: Rect, paint: Paint? = nil) -> Bool {
         guard let pixels = alignedDeviceRect(rect) else { return false }
+        applyPendingClip()
         let r = pixels.intersection(state.clipBounds)
         guard !r.isEmpty else { return true }
         var sink = compositor(for: paint ?? state.fillPaint)
